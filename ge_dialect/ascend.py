@@ -1,0 +1,223 @@
+"""The Ascend dialect: tasks on streams over buffers in one device arena.
+
+After `lower-to-ascend` a graph is a `func.func` whose values are memrefs:
+graph inputs are arguments, weights are `ascend.weight`, and every
+intermediate is an `ascend.buffer`, a view of the function's single arena
+(`ascend.arena_size`, bytes) at an explicit byte offset. Each `ascend.task`
+reads its `ins`, computes its body (plain GE ops on tensors, ended by
+`ge.yield`) and writes the yielded tensors into its `outs`. Streams order
+tasks; `ascend.record_event` / `ascend.wait_event` order them across streams.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects import func
+from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
+    IntegerAttr,
+    I64,
+    MemRefType,
+    StringAttr,
+    TensorType,
+    i64,
+)
+from xdsl.ir import Attribute, Dialect, Region, SSAValue
+from xdsl.irdl import (
+    AttrSizedOperandSegments,
+    IRDLOperation,
+    ParsePropInAttrDict,
+    base,
+    irdl_op_definition,
+    prop_def,
+    region_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+)
+from xdsl.traits import IsolatedFromAbove, MemoryWriteEffect, Pure
+from xdsl.utils.exceptions import VerifyException
+
+from ge_dialect.ge import YieldOp
+
+AnyMemRef = base(MemRefType)
+ARENA_SIZE = "ascend.arena_size"
+UNITS = ("cube", "vector", "aicpu")
+
+
+def nbytes(t: Attribute) -> int:
+    """Bytes taken by a statically shaped memref or tensor."""
+    assert isinstance(t, MemRefType | TensorType)
+    n = t.element_type.bitwidth // 8 if hasattr(t.element_type, "bitwidth") else 4
+    for d in t.get_shape():
+        n *= d
+    return n
+
+
+def as_tensor(t: MemRefType) -> TensorType:
+    return TensorType(t.element_type, t.get_shape())
+
+
+def as_memref(t: TensorType) -> MemRefType:
+    return MemRefType(t.element_type, t.get_shape())
+
+
+def arena_size(fn: func.FuncOp) -> int | None:
+    attr = fn.attributes.get(ARENA_SIZE)
+    return attr.value.data if isinstance(attr, IntegerAttr) else None
+
+
+@irdl_op_definition
+class WeightOp(IRDLOperation):
+    """A constant in device weight memory (outside the activation arena).
+
+        %w = ascend.weight dense<5.0e-01> : tensor<64x3x3x3xf32> -> memref<64x3x3x3xf32>
+    """
+
+    name = "ascend.weight"
+    value = prop_def(DenseIntOrFPElementsAttr)
+    output = result_def(AnyMemRef)
+    traits = traits_def(Pure())
+    assembly_format = "$value attr-dict `->` type($output)"
+
+    def __init__(self, value: DenseIntOrFPElementsAttr):
+        super().__init__(properties={"value": value}, result_types=[as_memref(value.type)])
+
+    def verify_(self) -> None:
+        if as_tensor(self.output.type) != self.value.type:
+            raise VerifyException(
+                f"ascend.weight: result {self.output.type} does not hold {self.value.type}")
+
+
+@irdl_op_definition
+class BufferOp(IRDLOperation):
+    """A view of the arena at a byte offset, sized by its type.
+
+        %b = ascend.buffer {offset = 512 : i64} : memref<1x64x56x56xf32>
+    """
+
+    name = "ascend.buffer"
+    offset = prop_def(IntegerAttr[I64])
+    output = result_def(AnyMemRef)
+    irdl_options = (ParsePropInAttrDict(),)
+    traits = traits_def(Pure())
+    assembly_format = "attr-dict `:` type($output)"
+
+    def __init__(self, type: MemRefType, offset: int):
+        super().__init__(properties={"offset": IntegerAttr(offset, i64)}, result_types=[type])
+
+    @property
+    def nbytes(self) -> int:
+        return nbytes(self.output.type)
+
+    def verify_(self) -> None:
+        if any(d < 0 for d in self.output.type.get_shape()):
+            raise VerifyException("ascend.buffer: buffers must have a static shape")
+        start = self.offset.value.data
+        if start < 0:
+            raise VerifyException(f"ascend.buffer: offset {start} is negative")
+        fn = self.parent_op()
+        size = arena_size(fn) if isinstance(fn, func.FuncOp) else None
+        if size is not None and start + self.nbytes > size:
+            raise VerifyException(
+                f"ascend.buffer: bytes [{start}, {start + self.nbytes}) exceed the arena "
+                f"of {size} bytes")
+
+
+@irdl_op_definition
+class TaskOp(IRDLOperation):
+    """One kernel launch on a compute unit and stream.
+
+    `unit` is `cube` (AI Core), `vector` (Vector Core) or `aicpu`. The body's
+    block arguments are tensor views of `ins`; `ge.yield` gives one tensor
+    per entry of `outs`, which the runtime writes into those buffers.
+
+        ascend.task "conv2d_relu_0" {unit = "cube", stream = 0 : i64}
+            ins(%x, %w : memref<1x3x8x8xf32>, memref<4x3x3x3xf32>)
+            outs(%b0 : memref<1x4x6x6xf32>) {
+        ^bb0(%a: tensor<1x3x8x8xf32>, %k: tensor<4x3x3x3xf32>):
+          %0 = ge.conv2d %a, %k {...} : ...
+          %1 = ge.relu %0 : tensor<1x4x6x6xf32>
+          ge.yield %1 : tensor<1x4x6x6xf32>
+        }
+    """
+
+    name = "ascend.task"
+    task_name = prop_def(StringAttr)
+    unit = prop_def(StringAttr)
+    stream = prop_def(IntegerAttr[I64])
+    ins = var_operand_def(AnyMemRef)
+    outs = var_operand_def(AnyMemRef)
+    body = region_def("single_block")
+    irdl_options = (AttrSizedOperandSegments(as_property=True), ParsePropInAttrDict())
+    traits = traits_def(IsolatedFromAbove(), MemoryWriteEffect())
+    assembly_format = (
+        "$task_name attr-dict (`ins` `(` $ins^ `:` type($ins) `)`)? "
+        "`outs` `(` $outs `:` type($outs) `)` $body")
+
+    def __init__(self, task_name: str, unit: str, stream: int, ins: Sequence[SSAValue],
+                 outs: Sequence[SSAValue], body: Region):
+        super().__init__(
+            operands=[list(ins), list(outs)], regions=[body],
+            properties={"task_name": StringAttr(task_name), "unit": StringAttr(unit),
+                        "stream": IntegerAttr(stream, i64)})
+
+    def verify_(self) -> None:
+        if self.unit.data not in UNITS:
+            raise VerifyException(
+                f"ascend.task: unit must be one of {', '.join(UNITS)}, got '{self.unit.data}'")
+        if self.stream.value.data < 0:
+            raise VerifyException("ascend.task: stream must be >= 0")
+        block = self.body.block
+        expected = [as_tensor(v.type) for v in self.ins]
+        if [a.type for a in block.args] != expected:
+            raise VerifyException(
+                "ascend.task: body arguments must be tensors matching the ins buffers")
+        term = block.last_op
+        if not isinstance(term, YieldOp):
+            raise VerifyException("ascend.task: body must end with ge.yield")
+        if [v.type for v in term.values] != [as_tensor(v.type) for v in self.outs]:
+            raise VerifyException(
+                "ascend.task: yielded tensors must match the outs buffers in number and type")
+
+
+class EventOp(IRDLOperation):
+    """Shared shape of event record/wait: an event id and the stream it acts on."""
+
+    event = prop_def(IntegerAttr[I64])
+    stream = prop_def(IntegerAttr[I64])
+    irdl_options = (ParsePropInAttrDict(),)
+    traits = traits_def(MemoryWriteEffect())
+    assembly_format = "attr-dict"
+
+    def __init__(self, event: int, stream: int):
+        super().__init__(properties={"event": IntegerAttr(event, i64),
+                                     "stream": IntegerAttr(stream, i64)})
+
+
+@irdl_op_definition
+class RecordEventOp(EventOp):
+    """Mark `event` done once all earlier work on `stream` has finished.
+
+        ascend.record_event {event = 0 : i64, stream = 1 : i64}
+    """
+
+    name = "ascend.record_event"
+
+
+@irdl_op_definition
+class WaitEventOp(EventOp):
+    """Block later work on `stream` until `event` has been recorded.
+
+        ascend.wait_event {event = 0 : i64, stream = 0 : i64}
+    """
+
+    name = "ascend.wait_event"
+
+
+Ascend = Dialect(
+    "ascend",
+    [WeightOp, BufferOp, TaskOp, RecordEventOp, WaitEventOp],
+    [],
+)

@@ -1,0 +1,139 @@
+"""Shape arithmetic shared by op verifiers, builders and the importer.
+
+Shapes are tuples of ints; a dynamic dimension is xDSL's ``DYNAMIC_INDEX``
+(printed ``?``). Any arithmetic that touches a dynamic dimension yields a
+dynamic dimension, so verifiers stay exact on static shapes and permissive on
+dynamic ones.
+"""
+
+from collections.abc import Sequence
+
+from xdsl.dialects.builtin import DYNAMIC_INDEX
+
+DYN = DYNAMIC_INDEX
+Shape = tuple[int, ...]
+
+
+class ShapeError(ValueError):
+    """A shape rule was violated; verifiers turn this into a VerifyException."""
+
+
+def is_dyn(d: int) -> bool:
+    return d == DYN
+
+
+def fmt(shape: Sequence[int]) -> str:
+    return "x".join("?" if is_dyn(d) else str(d) for d in shape) or "scalar"
+
+
+def compatible(a: Sequence[int], b: Sequence[int]) -> bool:
+    """Same rank, and equal wherever both dimensions are static."""
+    return len(a) == len(b) and all(
+        x == y or is_dyn(x) or is_dyn(y) for x, y in zip(a, b)
+    )
+
+
+def numel(shape: Sequence[int]) -> int:
+    n = 1
+    for d in shape:
+        if is_dyn(d):
+            return DYN
+        n *= d
+    return n
+
+
+def broadcast(a: Sequence[int], b: Sequence[int]) -> Shape:
+    """NumPy/PyTorch broadcasting of two shapes."""
+    rank = max(len(a), len(b))
+    a = (1,) * (rank - len(a)) + tuple(a)
+    b = (1,) * (rank - len(b)) + tuple(b)
+    out = []
+    for x, y in zip(a, b):
+        if x == 1:
+            out.append(y)
+        elif y == 1 or x == y:
+            out.append(x)
+        elif is_dyn(x) or is_dyn(y):
+            out.append(x if is_dyn(y) else y)
+        else:
+            raise ShapeError(f"shapes {fmt(a)} and {fmt(b)} do not broadcast")
+    return tuple(out)
+
+
+def window_out(size: int, kernel: int, stride: int, pad: int, dilation: int,
+               ceil_mode: bool = False) -> int:
+    """Output length of a convolution or pooling window along one axis."""
+    if is_dyn(size):
+        return DYN
+    span = size + 2 * pad - dilation * (kernel - 1) - 1
+    if span < 0:
+        raise ShapeError(
+            f"window of extent {dilation * (kernel - 1) + 1} does not fit "
+            f"input of size {size} with padding {pad}")
+    out = (-(-span // stride) if ceil_mode else span // stride) + 1
+    # PyTorch drops a last window that would start entirely in the padding.
+    if ceil_mode and (out - 1) * stride >= size + pad:
+        out -= 1
+    return out
+
+
+def conv2d(x: Shape, w: Shape, stride, padding, dilation, groups: int) -> Shape:
+    if len(x) != 4 or len(w) != 4:
+        raise ShapeError(f"conv2d expects a 4-D input and weight, got {fmt(x)} and {fmt(w)}")
+    n, c, h, wd = x
+    oc, ic, kh, kw = w
+    if not is_dyn(c) and c != ic * groups:
+        raise ShapeError(
+            f"input has {c} channels but weight expects {ic} x {groups} groups = {ic * groups}")
+    if oc % groups:
+        raise ShapeError(f"{oc} output channels are not divisible by groups = {groups}")
+    return (n, oc,
+            window_out(h, kh, stride[0], padding[0], dilation[0]),
+            window_out(wd, kw, stride[1], padding[1], dilation[1]))
+
+
+def pool2d(x: Shape, kernel, stride, padding, dilation, ceil_mode: bool) -> Shape:
+    if len(x) != 4:
+        raise ShapeError(f"pooling expects a 4-D NCHW input, got {fmt(x)}")
+    for k, p in zip(kernel, padding):
+        if p * 2 > k:
+            raise ShapeError(f"padding {p} is more than half the kernel size {k}")
+    return (x[0], x[1],
+            window_out(x[2], kernel[0], stride[0], padding[0], dilation[0], ceil_mode),
+            window_out(x[3], kernel[1], stride[1], padding[1], dilation[1], ceil_mode))
+
+
+def flatten(x: Shape, start: int, end: int) -> Shape:
+    rank = len(x)
+    s, e = start % rank if rank else 0, end % rank if rank else 0
+    if s > e:
+        raise ShapeError(f"start_dim {start} is after end_dim {end} for rank {rank}")
+    return x[:s] + (numel(x[s:e + 1]),) + x[e + 1:]
+
+
+def matmul(a: Shape, b: Shape) -> Shape:
+    """torch.matmul semantics for operands of rank >= 1."""
+    if not a or not b:
+        raise ShapeError("matmul operands must have rank >= 1")
+    a2 = (1,) + tuple(a) if len(a) == 1 else tuple(a)
+    b2 = tuple(b) + (1,) if len(b) == 1 else tuple(b)
+    k1, k2 = a2[-1], b2[-2]
+    if not (k1 == k2 or is_dyn(k1) or is_dyn(k2)):
+        raise ShapeError(f"contraction dimensions differ: {fmt(a)} @ {fmt(b)}")
+    batch = broadcast(a2[:-2], b2[:-2])
+    out = batch + (a2[-2], b2[-1])
+    if len(a) == 1:
+        out = out[:-2] + out[-1:]
+    if len(b) == 1:
+        out = out[:-1]
+    return out
+
+
+def linear(x: Shape, w: Shape) -> Shape:
+    if len(w) != 2:
+        raise ShapeError(f"linear weight must be 2-D [out, in], got {fmt(w)}")
+    if not x:
+        raise ShapeError("linear input must have rank >= 1")
+    if not (x[-1] == w[1] or is_dyn(x[-1])):
+        raise ShapeError(f"input features {x[-1]} do not match weight in_features {w[1]}")
+    return tuple(x[:-1]) + (w[0],)

@@ -1,0 +1,70 @@
+"""ge-opt: the GE pass driver, xDSL's opt main with our dialects and passes.
+
+User errors (bad IR, unknown passes, bad options, unreadable files) print one
+diagnostic line and exit 1. Anything else is a compiler bug: exit 2.
+"""
+
+import sys
+
+from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
+from xdsl.xdsl_opt_main import xDSLOptMain
+
+from passes import get_all_passes
+
+USER_ERROR, INTERNAL_ERROR = 1, 2
+
+
+class GeOptMain(xDSLOptMain):
+    version_format = "ge-opt (xdsl {xdsl_version})"
+
+    def register_all_dialects(self):
+        super().register_all_dialects()
+        from ge_dialect.ascend import Ascend
+        from ge_dialect.ge import GE
+
+        for dialect in (GE, Ascend):
+            if dialect.name not in self.ctx.registered_dialect_names:
+                self.ctx.register_dialect(dialect.name, lambda d=dialect: d)
+
+    def register_all_passes(self):
+        super().register_all_passes()
+        for name, factory in get_all_passes().items():
+            self.register_pass(name, factory)
+
+
+def _describe() -> str:
+    return ("GE graph optimizer. GE passes: " + ", ".join(get_all_passes())
+            + ". All xDSL passes (canonicalize, cse, ...) are available too.")
+
+
+def _one_line(e: BaseException) -> str:
+    if isinstance(e, ParseError):
+        return f"{e.span.get_location()}: error: {e.msg}"
+    text = str(e).strip()
+    if isinstance(e, ArgSpecParseError):
+        return "error: invalid pass pipeline: " + " ".join(text.split())
+    first = text.splitlines()[0] if text else type(e).__name__
+    return f"error: {first}"
+
+
+def main(argv=None) -> int:
+    try:
+        GeOptMain(description=_describe(), args=argv).run()
+    except (ParseError, DiagnosticException, ArgSpecParseError) as e:
+        print(f"ge-opt: {_one_line(e)}", file=sys.stderr)
+        return USER_ERROR
+    except (ValueError, OSError) as e:
+        # Unknown passes, bad pass options and unreadable files surface as these.
+        print(f"ge-opt: {_one_line(e)}", file=sys.stderr)
+        return USER_ERROR
+    except KeyboardInterrupt:
+        return 130
+    except Exception as e:  # noqa: BLE001 - last-resort guard, see module docstring
+        print(f"ge-opt: internal compiler error ({type(e).__name__}: {e}); "
+              "please report it with the input file", file=sys.stderr)
+        return INTERNAL_ERROR
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
