@@ -1,0 +1,117 @@
+"""lower-to-ascend: GE graph (tensors) -> Ascend tasks (buffers in one arena).
+
+Each GE op or `ge.fused` group becomes one `ascend.task` whose body is that
+op (or the group's members) on tensors. Constants become `ascend.weight`;
+every task result gets its own `ascend.buffer`, laid out back to back at
+512-byte alignment (GE's MEM_ALIGN_SIZE), and the function states the arena
+size. Streams: everything on stream 0 for now. A later memory-reuse pass
+overlaps buffers; a later task-parallel pass spreads tasks over streams.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import func
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, TensorType, i64
+from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.utils.exceptions import PassFailedException
+
+from ge_dialect import ascend, ge, shapes
+
+MEM_ALIGN = 512
+CUBE_OPS = (ge.Conv2dOp, ge.MatMulOp, ge.LinearOp)
+
+
+def align(n: int, to: int = MEM_ALIGN) -> int:
+    return -(-n // to) * to
+
+
+def unit_of(ops: list[Operation]) -> str:
+    """Groups with a matrix op run on the cube unit; the rest on the vector unit."""
+    return "cube" if any(isinstance(op, CUBE_OPS) for op in ops) else "vector"
+
+
+def task_kind(op: Operation) -> str:
+    if isinstance(op, ge.FusedOp):
+        return op.kind.data
+    return op.name.removeprefix("ge.")
+
+
+def task_body(op: Operation) -> tuple[Region, list[Operation]]:
+    """A region computing `op` from tensor block arguments, and its member ops."""
+    if isinstance(op, ge.FusedOp):
+        body = op.body.clone()
+        return body, [m for m in body.block.ops if not isinstance(m, ge.YieldOp)]
+    block = Block(arg_types=[v.type for v in op.operands])
+    inner = op.clone(value_mapper=dict(zip(op.operands, block.args)))
+    block.add_ops([inner, ge.YieldOp(*inner.results)])
+    return Region(block), [inner]
+
+
+def check_static(fn: func.FuncOp) -> None:
+    for op in fn.walk():
+        for v in (*op.results, *(a for r in op.regions for b in r.blocks for a in b.args)):
+            if isinstance(v.type, TensorType) and not v.type.has_static_shape():
+                raise PassFailedException(
+                    f"lower-to-ascend: @{fn.sym_name.data} has a dynamic shape "
+                    f"({shapes.fmt(v.type.get_shape())}) at '{op.name}'; the static memory "
+                    "plan needs static shapes: export with concrete input sizes")
+
+
+def lower_function(fn: func.FuncOp) -> func.FuncOp:
+    check_static(fn)
+    arg_types = [ascend.as_memref(t) for t in fn.function_type.inputs.data]
+    new_fn = func.FuncOp(fn.sym_name.data,
+                         (arg_types, [ascend.as_memref(t) for t in fn.function_type.outputs.data]))
+    block = new_fn.body.block
+    env: dict[SSAValue, SSAValue] = {}
+    for old, new in zip(fn.body.block.args, block.args):
+        env[old] = new
+        new.name_hint = old.name_hint
+    offset, counts = 0, {}
+    for op in fn.body.block.ops:
+        if isinstance(op, func.ReturnOp):
+            block.add_op(func.ReturnOp(*[env[v] for v in op.operands]))
+            continue
+        if isinstance(op, ge.ConstOp):
+            weight = ascend.WeightOp(op.value)
+            weight.output.name_hint = op.output.name_hint
+            block.add_op(weight)
+            env[op.output] = weight.output
+            continue
+        outs = []
+        for result in op.results:
+            buf = ascend.BufferOp(ascend.as_memref(result.type), offset)
+            buf.output.name_hint = result.name_hint
+            offset = align(offset + buf.nbytes)
+            block.add_op(buf)
+            env[result] = buf.output
+            outs.append(buf.output)
+        body, members = task_body(op)
+        kind = task_kind(op)
+        index = counts[kind] = counts.get(kind, -1) + 1
+        block.add_op(ascend.TaskOp(f"{kind}_{index}", unit_of(members), 0,
+                                   [env[v] for v in op.operands], outs, body))
+    new_fn.attributes[ascend.ARENA_SIZE] = IntegerAttr(offset, i64)
+    return new_fn
+
+
+@dataclass(frozen=True)
+class LowerToAscendPass(ModulePass):
+    """Rewrite every GE function into Ascend tasks, one task per op or fused group.
+
+    Assumes static shapes and a single block per function (no control flow
+    yet); fails with a diagnostic otherwise.
+    """
+
+    name = "lower-to-ascend"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for fn in list(op.ops):
+            if isinstance(fn, func.FuncOp) and not fn.is_declaration:
+                lowered = lower_function(fn)
+                op.body.block.insert_op_before(lowered, fn)
+                op.body.block.erase_op(fn)

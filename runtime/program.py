@@ -1,0 +1,91 @@
+"""A block compiled once into a flat list of kernel calls over numbered slots.
+
+Both the GE reference evaluator and the Ascend executor (for task bodies)
+run blocks this way: kernels are prepared at compile time, and each slot is
+dropped right after its last use so intermediates do not pile up.
+"""
+
+from __future__ import annotations
+
+import torch
+from xdsl.dialects import func
+from xdsl.dialects.builtin import MemRefType, TensorType
+from xdsl.ir import Block, Operation, SSAValue
+
+from ge_dialect import ge, shapes
+from runtime import kernels
+
+
+class InputError(ValueError):
+    """The caller passed inputs that do not match the graph's signature."""
+
+
+def compile_op(op: Operation) -> kernels.Kernel:
+    if isinstance(op, ge.FusedOp):
+        body = BlockProgram(op.body.block)
+        return body if len(op.outputs) > 1 else (lambda *args: body(*args)[0])
+    return kernels.prepare(op)
+
+
+class BlockProgram:
+    """Callable: block arguments in, terminator operands out."""
+
+    def __init__(self, block: Block):
+        slot: dict[SSAValue, int] = {arg: i for i, arg in enumerate(block.args)}
+        self.steps: list[tuple[kernels.Kernel, list[int], list[int]]] = []
+        self.outputs: list[int] = []
+        for op in block.ops:
+            if isinstance(op, ge.YieldOp | func.ReturnOp):
+                self.outputs = [slot[v] for v in op.operands]
+                break
+            ins = [slot[v] for v in op.operands]
+            outs = []
+            for result in op.results:
+                slot[result] = len(slot)
+                outs.append(slot[result])
+            self.steps.append((compile_op(op), ins, outs))
+        self.num_slots = len(slot)
+        self.frees = self._last_uses()
+
+    def _last_uses(self) -> list[list[int]]:
+        """Slots to drop after each step (never the outputs)."""
+        last: dict[int, int] = {}
+        for i, (_, ins, _) in enumerate(self.steps):
+            for s in ins:
+                last[s] = i
+        frees: list[list[int]] = [[] for _ in self.steps]
+        keep = set(self.outputs)
+        for s, i in last.items():
+            if s not in keep:
+                frees[i].append(s)
+        return frees
+
+    def __call__(self, *args: torch.Tensor) -> list[torch.Tensor]:
+        env: list = list(args) + [None] * (self.num_slots - len(args))
+        for (kernel, ins, outs), frees in zip(self.steps, self.frees):
+            result = kernel(*[env[s] for s in ins])
+            if len(outs) == 1:
+                env[outs[0]] = result
+            else:
+                for s, value in zip(outs, result):
+                    env[s] = value
+            for s in frees:
+                env[s] = None
+        return [env[s] for s in self.outputs]
+
+
+def check_inputs(arg_types, inputs) -> None:
+    """Reject inputs of the wrong count, rank, shape or dtype with a clear message."""
+    if len(inputs) != len(arg_types):
+        raise InputError(f"the graph takes {len(arg_types)} input(s), got {len(inputs)}")
+    for i, (t, x) in enumerate(zip(arg_types, inputs)):
+        assert isinstance(t, TensorType | MemRefType)
+        if not isinstance(x, torch.Tensor):
+            raise InputError(f"input {i} must be a torch.Tensor, got {type(x).__name__}")
+        want = t.get_shape()
+        if not shapes.compatible(want, tuple(x.shape)):
+            raise InputError(f"input {i} has shape {shapes.fmt(tuple(x.shape)) or '()'}, "
+                             f"the graph expects {shapes.fmt(want)}")
+        dtype = kernels.torch_dtype(t.element_type)
+        if x.dtype != dtype:
+            raise InputError(f"input {i} has dtype {x.dtype}, the graph expects {dtype}")

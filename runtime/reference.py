@@ -1,0 +1,28 @@
+"""GE-level reference evaluator: runs a GE function with the kernel table.
+
+It is the oracle for passes before lowering: a pass is numerically sound if
+`evaluate` gives the same outputs before and after it.
+"""
+
+from __future__ import annotations
+
+import torch
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp
+
+from runtime.program import BlockProgram, check_inputs
+
+
+def find_func(module: ModuleOp, name: str = "main") -> func.FuncOp:
+    for op in module.ops:
+        if isinstance(op, func.FuncOp) and op.sym_name.data == name:
+            return op
+    raise ValueError(f"the module has no function @{name}")
+
+
+def evaluate(module: ModuleOp, *inputs: torch.Tensor, func_name: str = "main"
+             ) -> list[torch.Tensor]:
+    fn = find_func(module, func_name)
+    check_inputs(fn.function_type.inputs.data, inputs)
+    with torch.no_grad():
+        return BlockProgram(fn.body.block)(*inputs)
