@@ -52,13 +52,14 @@ def task_body(op: Operation) -> tuple[Region, list[Operation]]:
 
 
 def check_static(fn: func.FuncOp) -> None:
-    for op in fn.walk():
-        for v in (*op.results, *(a for r in op.regions for b in r.blocks for a in b.args)):
-            if isinstance(v.type, TensorType) and not v.type.has_static_shape():
-                raise PassFailedException(
-                    f"lower-to-ascend: @{fn.sym_name.data} has a dynamic shape "
-                    f"({shapes.fmt(v.type.get_shape())}) at '{op.name}'; the static memory "
-                    "plan needs static shapes: export with concrete input sizes")
+    where = [(f"argument #{i}", t) for i, t in enumerate(fn.function_type.inputs.data)]
+    where += [(f"'{op.name}'", r.type) for op in fn.walk() if op is not fn for r in op.results]
+    for place, t in where:
+        if isinstance(t, TensorType) and not t.has_static_shape():
+            raise PassFailedException(
+                f"lower-to-ascend: @{fn.sym_name.data} has a dynamic shape "
+                f"({shapes.fmt(t.get_shape())}) at {place}; the static memory plan needs "
+                "static shapes: export with concrete input sizes")
 
 
 def lower_function(fn: func.FuncOp) -> func.FuncOp:
