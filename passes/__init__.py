@@ -23,9 +23,9 @@ def _op_fusion():
 
 
 def _dce():
-    from xdsl.transforms.dead_code_elimination import DeadCodeElimination
+    from passes.dce import DeadCodeEliminationPass
 
-    return DeadCodeElimination
+    return DeadCodeEliminationPass
 
 
 def _lower_to_ascend():

@@ -4,6 +4,7 @@ User errors (bad IR, unknown passes, bad options, unreadable files) print one
 diagnostic line and exit 1. Anything else is a compiler bug: exit 2.
 """
 
+import argparse
 import sys
 
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
@@ -31,10 +32,35 @@ class GeOptMain(xDSLOptMain):
         for name, factory in get_all_passes().items():
             self.register_pass(name, factory)
 
+    def register_all_arguments(self, arg_parser):
+        super().register_all_arguments(arg_parser)
+        arg_parser.formatter_class = argparse.RawDescriptionHelpFormatter
+        arg_parser.epilog = _pass_table()
+        arg_parser.add_argument(
+            "--elide-elementsattrs-if-larger", type=int, metavar="N", default=None,
+            help="print dense constants with more than N elements as "
+                 "dense_resource<__elided__> (for reading; the output loses the data)")
+
+    def output_resulting_program(self, prog):
+        limit = self.args.elide_elementsattrs_if_larger
+        if limit is None:
+            return super().output_resulting_program(prog)
+        from ge_dialect.printing import format_ir
+
+        return format_ir(prog, limit) + "\n"
+
 
 def _describe() -> str:
-    return ("GE graph optimizer. GE passes: " + ", ".join(get_all_passes())
-            + ". All xDSL passes (canonicalize, cse, ...) are available too.")
+    return ("GE graph optimizer: runs pass pipelines (-p a,b{opt=v}) over GE and "
+            "Ascend IR. Every xDSL pass (canonicalize, cse, ...) is available too.")
+
+
+def _pass_table() -> str:
+    rows = []
+    for name, factory in get_all_passes().items():
+        doc = (factory().__doc__ or "").strip().splitlines()
+        rows.append(f"  {name:<20} {doc[0] if doc else ''}")
+    return "GE passes:\n" + "\n".join(rows)
 
 
 def _one_line(e: BaseException) -> str:

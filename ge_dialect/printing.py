@@ -1,0 +1,33 @@
+"""Human-facing printing: IR with large weights elided, as MLIR's
+`--mlir-elide-elementsattrs-if-larger` does.
+
+Elided text keeps its shape and types but not its data, so it is for reading
+(the demo, the README, `ge-opt --elide-elementsattrs-if-larger=N`), never
+for feeding back into the compiler.
+"""
+
+from dataclasses import dataclass
+from io import StringIO
+
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
+from xdsl.ir import Attribute, Operation
+from xdsl.printer import Printer
+
+
+@dataclass(eq=False, repr=False)
+class ElidingPrinter(Printer):
+    elide_above: int = 16
+
+    def print_attribute(self, attribute: Attribute) -> None:
+        if (isinstance(attribute, DenseIntOrFPElementsAttr) and not attribute.is_splat()
+                and len(attribute) > self.elide_above):
+            self.print_string("dense_resource<__elided__> : ")
+            self.print_attribute(attribute.get_type())
+            return
+        super().print_attribute(attribute)
+
+
+def format_ir(op: Operation, elide_above: int = 16) -> str:
+    out = StringIO()
+    ElidingPrinter(stream=out, elide_above=elide_above).print_op(op)
+    return out.getvalue()
