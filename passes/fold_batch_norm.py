@@ -65,9 +65,11 @@ class FoldBatchNormIntoConv(RewritePattern):
         folded = Conv2dOp(conv.input, w_op.output, b_op.output,
                           conv.stride.get_values(), conv.padding.get_values(),
                           conv.dilation.get_values(), conv.groups.value.data)
-        _name(w_op.output, conv.weight, "_folded")
-        _name(b_op.output, conv.bias or conv.weight, "_folded_bias")
-        folded.output.name_hint = op.output.name_hint or conv.output.name_hint
+        _name(w_op.output, conv.weight.name_hint, "_folded")
+        bias_name = (conv.bias.name_hint if conv.bias is not None
+                     else (conv.weight.name_hint or "").replace("weight", "bias"))
+        _name(b_op.output, bias_name, "_folded")
+        folded.output.name_hint = conv.output.name_hint or op.output.name_hint
         rewriter.insert([w_op, b_op], InsertPoint.before(conv))
         rewriter.replace(op, folded)
         rewriter.erase(conv)
@@ -75,9 +77,9 @@ class FoldBatchNormIntoConv(RewritePattern):
             erase_if_dead(rewriter, value)
 
 
-def _name(new: SSAValue, old: SSAValue, suffix: str) -> None:
-    if old.name_hint:
-        new.name_hint = old.name_hint + suffix
+def _name(new: SSAValue, base: str | None, suffix: str) -> None:
+    if base:
+        new.name_hint = base + suffix
 
 
 @dataclass(frozen=True)
