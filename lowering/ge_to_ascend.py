@@ -46,6 +46,8 @@ def task_body(op: Operation) -> tuple[Region, list[Operation]]:
         body = op.body.clone()
         return body, [m for m in body.block.ops if not isinstance(m, ge.YieldOp)]
     block = Block(arg_types=[v.type for v in op.operands])
+    for arg, v in zip(block.args, op.operands):
+        arg.name_hint = v.name_hint
     inner = op.clone(value_mapper=dict(zip(op.operands, block.args)))
     block.add_ops([inner, ge.YieldOp(*inner.results)])
     return Region(block), [inner]

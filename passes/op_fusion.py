@@ -103,6 +103,8 @@ def fuse(rewriter: PatternRewriter, kind: str, members: list[Operation]) -> ge.F
             if not (isinstance(v, OpResult) and v.op in inside) and v not in inputs:
                 inputs.append(v)
     block = Block(arg_types=[v.type for v in inputs])
+    for arg, v in zip(block.args, inputs):
+        arg.name_hint = v.name_hint
     mapping: dict[SSAValue, SSAValue] = dict(zip(inputs, block.args))
     for op in members:
         block.add_op(op.clone(value_mapper=mapping))
