@@ -49,7 +49,8 @@ UNITS = ("cube", "vector", "aicpu")
 def nbytes(t: Attribute) -> int:
     """Bytes taken by a statically shaped memref or tensor."""
     assert isinstance(t, MemRefType | TensorType)
-    n = t.element_type.bitwidth // 8 if hasattr(t.element_type, "bitwidth") else 4
+    # Sub-byte types (i1) take a whole byte, as torch.bool does on the host.
+    n = (t.element_type.bitwidth + 7) // 8 if hasattr(t.element_type, "bitwidth") else 4
     for d in t.get_shape():
         n *= d
     return n
@@ -194,6 +195,11 @@ class EventOp(IRDLOperation):
     def __init__(self, event: int, stream: int):
         super().__init__(properties={"event": IntegerAttr(event, i64),
                                      "stream": IntegerAttr(stream, i64)})
+
+    def verify_(self) -> None:
+        for field in ("event", "stream"):
+            if getattr(self, field).value.data < 0:
+                raise VerifyException(f"{self.name}: {field} must be >= 0")
 
 
 @irdl_op_definition

@@ -362,6 +362,8 @@ class AdaptiveAvgPool2dOp(GEOp):
         if len(x) not in (3, 4) or len(size) != 2:
             raise ShapeError(f"expects a 3-D or 4-D input and 2 output sizes, got "
                              f"{shapes.fmt(x)} and {len(size)} sizes")
+        if any(s < 1 for s in size):
+            raise ShapeError(f"output_size must be >= 1, got {shapes.fmt(size)}")
         return x[:-2] + tuple(size)
 
 
@@ -489,9 +491,17 @@ class YieldOp(IRDLOperation):
     values = var_operand_def(AnyTensor)
     traits = traits_def(IsTerminator(), Pure())
     assembly_format = "$values attr-dict `:` type($values)"
+    PARENTS: ClassVar = ("ge.fused", "ascend.task")
 
     def __init__(self, *values: SSAValue):
         super().__init__(operands=[list(values)])
+
+    def verify_(self) -> None:
+        parent = self.parent_op()
+        if parent is None or parent.name not in self.PARENTS:
+            raise VerifyException(
+                f"ge.yield must be the terminator of {' or '.join(self.PARENTS)}, "
+                f"not of {parent.name if parent else 'nothing'}")
 
 
 @irdl_op_definition

@@ -60,10 +60,19 @@ def broadcast(a: Sequence[int], b: Sequence[int]) -> Shape:
     return tuple(out)
 
 
+def check_window(kernel, stride, padding, dilation) -> None:
+    """Window parameters that PyTorch itself would accept."""
+    for name, values, low in (("kernel size", kernel, 1), ("stride", stride, 1),
+                              ("padding", padding, 0), ("dilation", dilation, 1)):
+        for v in values:
+            if not is_dyn(v) and v < low:
+                raise ShapeError(f"{name} must be >= {low}, got {v}")
+
+
 def window_out(size: int, kernel: int, stride: int, pad: int, dilation: int,
                ceil_mode: bool = False) -> int:
     """Output length of a convolution or pooling window along one axis."""
-    if is_dyn(size):
+    if is_dyn(size) or is_dyn(kernel):
         return DYN
     span = size + 2 * pad - dilation * (kernel - 1) - 1
     if span < 0:
@@ -82,10 +91,11 @@ def conv2d(x: Shape, w: Shape, stride, padding, dilation, groups: int) -> Shape:
         raise ShapeError(f"conv2d expects a 4-D input and weight, got {fmt(x)} and {fmt(w)}")
     n, c, h, wd = x
     oc, ic, kh, kw = w
-    if not is_dyn(c) and c != ic * groups:
+    check_window((kh, kw), stride, padding, dilation)
+    if not is_dyn(c) and not is_dyn(ic) and c != ic * groups:
         raise ShapeError(
             f"input has {c} channels but weight expects {ic} x {groups} groups = {ic * groups}")
-    if oc % groups:
+    if not is_dyn(oc) and oc % groups:
         raise ShapeError(f"{oc} output channels are not divisible by groups = {groups}")
     return (n, oc,
             window_out(h, kh, stride[0], padding[0], dilation[0]),
@@ -95,6 +105,7 @@ def conv2d(x: Shape, w: Shape, stride, padding, dilation, groups: int) -> Shape:
 def pool2d(x: Shape, kernel, stride, padding, dilation, ceil_mode: bool) -> Shape:
     if len(x) != 4:
         raise ShapeError(f"pooling expects a 4-D NCHW input, got {fmt(x)}")
+    check_window(kernel, stride, padding, dilation)
     for k, p in zip(kernel, padding):
         if p * 2 > k:
             raise ShapeError(f"padding {p} is more than half the kernel size {k}")
@@ -134,6 +145,6 @@ def linear(x: Shape, w: Shape) -> Shape:
         raise ShapeError(f"linear weight must be 2-D [out, in], got {fmt(w)}")
     if not x:
         raise ShapeError("linear input must have rank >= 1")
-    if not (x[-1] == w[1] or is_dyn(x[-1])):
+    if not (x[-1] == w[1] or is_dyn(x[-1]) or is_dyn(w[1])):
         raise ShapeError(f"input features {x[-1]} do not match weight in_features {w[1]}")
     return tuple(x[:-1]) + (w[0],)

@@ -5,6 +5,7 @@ diagnostic line and exit 1. Anything else is a compiler bug: exit 2.
 """
 
 import argparse
+import os
 import sys
 
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
@@ -13,6 +14,14 @@ from xdsl.xdsl_opt_main import xDSLOptMain
 from passes import get_all_passes
 
 USER_ERROR, INTERNAL_ERROR = 1, 2
+
+
+class UsageError(Exception):
+    """A bad command line; argparse would print its usage block and exit 2."""
+
+
+def _raise_usage_error(message: str):
+    raise UsageError(message)
 
 
 class GeOptMain(xDSLOptMain):
@@ -34,6 +43,7 @@ class GeOptMain(xDSLOptMain):
 
     def register_all_arguments(self, arg_parser):
         super().register_all_arguments(arg_parser)
+        arg_parser.error = _raise_usage_error
         arg_parser.formatter_class = argparse.RawDescriptionHelpFormatter
         arg_parser.epilog = _pass_table()
         arg_parser.add_argument(
@@ -69,14 +79,15 @@ def _one_line(e: BaseException) -> str:
     text = str(e).strip()
     if isinstance(e, ArgSpecParseError):
         return "error: invalid pass pipeline: " + " ".join(text.split())
-    first = text.splitlines()[0] if text else type(e).__name__
-    return f"error: {first}"
+    # Verifier messages put the reason on the lines after the headline.
+    lines = [line.strip() for line in text.splitlines() if line.strip()][:3]
+    return "error: " + (" ".join(lines) if lines else type(e).__name__)
 
 
 def main(argv=None) -> int:
     try:
         GeOptMain(description=_describe(), args=argv).run()
-    except (ParseError, DiagnosticException, ArgSpecParseError) as e:
+    except (ParseError, DiagnosticException, ArgSpecParseError, UsageError) as e:
         print(f"ge-opt: {_one_line(e)}", file=sys.stderr)
         return USER_ERROR
     except (ValueError, OSError) as e:
@@ -85,6 +96,10 @@ def main(argv=None) -> int:
         return USER_ERROR
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # The reader (`ge-opt ... | head`) has gone; that is not an error.
+        sys.stdout = open(os.devnull, "w")
+        return 0
     except Exception as e:  # noqa: BLE001 - last-resort guard, see module docstring
         print(f"ge-opt: internal compiler error ({type(e).__name__}: {e}); "
               "please report it with the input file", file=sys.stderr)

@@ -1,9 +1,5 @@
-// XFAIL: *
-// Known bug: shapes.py promises that arithmetic touching a dynamic dim gives a
-// dynamic dim, but conv2d and linear use the weight's dims as plain integers
-// (DYNAMIC_INDEX = -2**63), so valid IR with dynamic weight dims is rejected
-// with messages like "weight expects -9223372036854775808 x 1 groups".
-// Drop the XFAIL once these verify.
+// A dynamic weight dim makes the dims it feeds dynamic; it is never treated
+// as the number DYNAMIC_INDEX.
 
 // RUN: ge-opt %s | filecheck %s
 

@@ -1,8 +1,5 @@
-// XFAIL: *
-// Known bug: the one-line error keeps only the first line of the exception,
-// and IRDL constraint errors put the reason on the second line, so the user
-// sees "result 'output' at position 0 does not verify:" and no reason.
-// Drop the XFAIL once the reason is on the line.
+// A verifier's reason sits on the lines after its headline: the one-line
+// error must still carry it.
 
 // RUN: sh -c 'echo BEGIN; ge-opt %s 2>&1; echo "exit status $?"' | filecheck %s
 // CHECK:      {{^}}BEGIN{{$}}
