@@ -49,7 +49,13 @@ from xdsl.irdl import (
     var_operand_def,
     var_result_def,
 )
-from xdsl.traits import ConstantLike, IsolatedFromAbove, IsTerminator, Pure
+from xdsl.traits import (
+    ConstantLike,
+    HasCanonicalizationPatternsTrait,
+    IsolatedFromAbove,
+    IsTerminator,
+    Pure,
+)
 from xdsl.utils.exceptions import VerifyException
 
 from ge_dialect import shapes
@@ -67,6 +73,19 @@ def tensor_type(like: Attribute, shape: Sequence[int]) -> TensorType:
     """A tensor of `shape` with the element type of the tensor type `like`."""
     assert isinstance(like, TensorType)
     return TensorType(like.element_type, list(shape))
+
+
+def canonicalized_by(*patterns: str) -> HasCanonicalizationPatternsTrait:
+    """A trait giving `canonicalize` the named patterns of ge_dialect/canonicalization.py."""
+
+    class Canonicalization(HasCanonicalizationPatternsTrait):
+        @classmethod
+        def get_canonicalization_patterns(cls):
+            from ge_dialect import canonicalization
+
+            return tuple(getattr(canonicalization, name)() for name in patterns)
+
+    return Canonicalization()
 
 
 def shape_of(value: SSAValue) -> Shape:
@@ -186,6 +205,7 @@ class AddOp(BinaryElementwiseOp):
     """
 
     name = "ge.add"
+    traits = traits_def(Pure(), canonicalized_by("RemoveAddZero"))
 
 
 @irdl_op_definition
@@ -196,6 +216,7 @@ class MulOp(BinaryElementwiseOp):
     """
 
     name = "ge.mul"
+    traits = traits_def(Pure(), canonicalized_by("RemoveMulOne"))
 
 
 # --------------------------------------------------------------------------
@@ -381,7 +402,7 @@ class FlattenOp(GEOp):
     start_dim = prop_def(IntegerAttr[I64])
     end_dim = prop_def(IntegerAttr[I64])
     irdl_options = (ParsePropInAttrDict(),)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), canonicalized_by("RemoveIdentityReshape", "MergeReshapeChain"))
     assembly_format = "$input attr-dict `:` type($input) `->` type($output)"
 
     def __init__(self, input: SSAValue, start_dim: int = 1, end_dim: int = -1):
@@ -408,7 +429,7 @@ class ReshapeOp(GEOp):
     name = "ge.reshape"
     input = operand_def(AnyTensor)
     output = result_def(AnyTensor)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), canonicalized_by("RemoveIdentityReshape", "MergeReshapeChain"))
     assembly_format = "$input attr-dict `:` type($input) `->` type($output)"
 
     def __init__(self, input: SSAValue, shape: Sequence[int]):

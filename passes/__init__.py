@@ -22,6 +22,26 @@ def _op_fusion():
     return OpFusionPass
 
 
+def _canonicalize():
+    from xdsl.transforms.canonicalize import CanonicalizePass
+
+    return CanonicalizePass
+
+
+def _cse():
+    from xdsl.transforms.common_subexpression_elimination import (
+        CommonSubexpressionElimination,
+    )
+
+    return CommonSubexpressionElimination
+
+
+def _constant_fold():
+    from passes.constant_fold import ConstantFoldPass
+
+    return ConstantFoldPass
+
+
 def _dce():
     from passes.dce import DeadCodeEliminationPass
 
@@ -36,6 +56,9 @@ def _lower_to_ascend():
 
 def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     return {
+        "canonicalize": _canonicalize,
+        "constant-fold": _constant_fold,
+        "cse": _cse,
         "fold-batch-norm": _fold_batch_norm,
         "op-fusion": _op_fusion,
         "dce": _dce,

@@ -41,7 +41,8 @@ def test_import_matches_eager(case):
     torch.testing.assert_close(out, expected, **TOL)
 
 
-@pytest.mark.parametrize("pipeline", ["fold-batch-norm", "op-fusion", "dce", DEFAULT_PIPELINE])
+@pytest.mark.parametrize("pipeline", ["canonicalize", "constant-fold", "cse", "fold-batch-norm",
+                                      "op-fusion", "dce", DEFAULT_PIPELINE])
 def test_each_pass_preserves_numerics(case, pipeline):
     _, model, inputs, expected = case
     module = run_pipeline(import_model(model, inputs), pipeline)

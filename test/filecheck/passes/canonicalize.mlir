@@ -1,0 +1,52 @@
+// RUN: ge-opt %s --split-input-file -p canonicalize | filecheck %s
+
+// x + 0 -> x and x * 1 -> x, from either side.
+// CHECK-LABEL: func.func @neutral
+// CHECK-NEXT:    func.return %x : tensor<2x4xf32>
+func.func @neutral(%x: tensor<2x4xf32>) -> tensor<2x4xf32> {
+  %z = ge.const dense<0.0> : tensor<4xf32>
+  %one = ge.const dense<1.0> : tensor<2x1xf32>
+  %a = ge.add %z, %x : tensor<4xf32>, tensor<2x4xf32> -> tensor<2x4xf32>
+  %b = ge.mul %a, %one : tensor<2x4xf32>, tensor<2x1xf32> -> tensor<2x4xf32>
+  func.return %b : tensor<2x4xf32>
+}
+
+// -----
+
+// Negative: the neutral element broadcasts x to a bigger shape, so the op stays;
+// and a non-neutral constant stays.
+// CHECK-LABEL: func.func @not_neutral
+// CHECK:         ge.add %y, %z : tensor<4xf32>, tensor<2x4xf32> -> tensor<2x4xf32>
+// CHECK:         ge.mul %y, %two
+func.func @not_neutral(%y: tensor<4xf32>) -> (tensor<2x4xf32>, tensor<4xf32>) {
+  %z = ge.const dense<0.0> : tensor<2x4xf32>
+  %two = ge.const dense<2.0> : tensor<4xf32>
+  %a = ge.add %y, %z : tensor<4xf32>, tensor<2x4xf32> -> tensor<2x4xf32>
+  %b = ge.mul %y, %two : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
+  func.return %a, %b : tensor<2x4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// reshape(reshape(x)) -> reshape(x); flatten(x) to its own shape -> x.
+// CHECK-LABEL: func.func @reshapes
+// CHECK-NEXT:    %[[R:.*]] = ge.reshape %x : tensor<2x3x4xf32> -> tensor<24xf32>
+// CHECK-NEXT:    func.return %[[R]], %y
+func.func @reshapes(%x: tensor<2x3x4xf32>, %y: tensor<2x8xf32>) -> (tensor<24xf32>, tensor<2x8xf32>) {
+  %a = ge.flatten %x {start_dim = 1 : i64, end_dim = -1 : i64} : tensor<2x3x4xf32> -> tensor<2x12xf32>
+  %b = ge.reshape %a : tensor<2x12xf32> -> tensor<24xf32>
+  %c = ge.flatten %y {start_dim = 1 : i64, end_dim = -1 : i64} : tensor<2x8xf32> -> tensor<2x8xf32>
+  func.return %b, %c : tensor<24xf32>, tensor<2x8xf32>
+}
+
+// -----
+
+// Negative: a dynamic result shape needs the intermediate shape; the chain stays.
+// CHECK-LABEL: func.func @dynamic_chain
+// CHECK:         ge.flatten
+// CHECK-NEXT:    ge.reshape
+func.func @dynamic_chain(%x: tensor<?x3x4xf32>) -> tensor<?x2x2xf32> {
+  %a = ge.flatten %x {start_dim = 0 : i64, end_dim = 1 : i64} : tensor<?x3x4xf32> -> tensor<?x4xf32>
+  %b = ge.reshape %a : tensor<?x4xf32> -> tensor<?x2x2xf32>
+  func.return %b : tensor<?x2x2xf32>
+}
