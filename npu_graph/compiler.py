@@ -14,7 +14,7 @@ from ge_dialect import make_context
 from passes import get_all_passes
 from runtime.executor import Executable
 
-DEFAULT_PIPELINE = "fold-batch-norm,op-fusion,dce"
+DEFAULT_PIPELINE = "ge-O3"
 
 
 def import_model(model: torch.nn.Module, example_inputs: tuple) -> ModuleOp:

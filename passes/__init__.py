@@ -54,8 +54,22 @@ def _lower_to_ascend():
     return LowerToAscendPass
 
 
+def _level(name: str):
+    def factory():
+        from passes import pipelines
+
+        return {cls.name: cls for cls in (pipelines.GeO0Pass, pipelines.GeO1Pass,
+                                          pipelines.GeO2Pass, pipelines.GeO3Pass)}[name]
+
+    return factory
+
+
 def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     return {
+        "ge-O0": _level("ge-O0"),
+        "ge-O1": _level("ge-O1"),
+        "ge-O2": _level("ge-O2"),
+        "ge-O3": _level("ge-O3"),
         "canonicalize": _canonicalize,
         "constant-fold": _constant_fold,
         "cse": _cse,

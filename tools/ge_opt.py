@@ -12,6 +12,7 @@ from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseE
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from passes import get_all_passes
+from passes.pipelines import ARTICLE_NAMES, article_alias
 
 USER_ERROR, INTERNAL_ERROR = 1, 2
 
@@ -38,8 +39,13 @@ class GeOptMain(xDSLOptMain):
 
     def register_all_passes(self):
         super().register_all_passes()
-        for name, factory in get_all_passes().items():
+        registry = get_all_passes()
+        for name, factory in registry.items():
             self.register_pass(name, factory)
+        for alias, name in ARTICLE_NAMES.items():
+            if name in registry:
+                self.register_pass(
+                    alias, lambda f=registry[name], a=alias: article_alias(f(), a))
 
     def register_all_arguments(self, arg_parser):
         super().register_all_arguments(arg_parser)

@@ -42,7 +42,8 @@ def test_import_matches_eager(case):
 
 
 @pytest.mark.parametrize("pipeline", ["canonicalize", "constant-fold", "cse", "fold-batch-norm",
-                                      "op-fusion", "dce", DEFAULT_PIPELINE])
+                                      "op-fusion", "dce", "ge-O0", "ge-O1", "ge-O2",
+                                      "ge-O3{disable=OpFusionPass}", DEFAULT_PIPELINE])
 def test_each_pass_preserves_numerics(case, pipeline):
     _, model, inputs, expected = case
     module = run_pipeline(import_model(model, inputs), pipeline)
