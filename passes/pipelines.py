@@ -6,6 +6,7 @@ after each one. Any pass can be switched off by name, ours or the article's:
     ge-opt model.mlir -p 'ge-O3{disable=op-fusion,ConstantFoldingPass}'
 
 Levels stop at GE IR; `lower-to-ascend` and the Ascend passes come after.
+`fusion-report=FILE` is passed on to op-fusion (see `ge-opt --fusion-report`).
 """
 
 from __future__ import annotations
@@ -56,16 +57,12 @@ def check_pass_names(names, known) -> list[str]:
     return result
 
 
-def run_passes(ctx: Context, module: ModuleOp, names: list[str]) -> None:
-    """Run registered passes by name, verifying the module after each."""
-    from passes import get_all_passes
-
-    if not names:
-        return
-    registry = get_all_passes()
-    PassPipeline(tuple(registry[n]()() for n in names),
-                 callback=lambda _prev, op, _next: op.verify()).apply(ctx, module)
-    module.verify()
+def run_passes(ctx: Context, module: ModuleOp, passes: list[ModulePass]) -> None:
+    """Run `passes` in order, verifying the module after each."""
+    if passes:
+        PassPipeline(tuple(passes),
+                     callback=lambda _prev, op, _next: op.verify()).apply(ctx, module)
+        module.verify()
 
 
 @dataclass(frozen=True)
@@ -74,6 +71,7 @@ class OptLevelPass(ModulePass):
 
     STAGES: ClassVar[tuple[str, ...]] = ()
     disable: tuple[str, ...] = ()
+    fusion_report: str | None = None
 
     def stages(self) -> list[str]:
         from passes import get_all_passes
@@ -83,7 +81,13 @@ class OptLevelPass(ModulePass):
         return [s for s in self.STAGES if s not in off]
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        run_passes(ctx, op, self.stages())
+        from passes import get_all_passes
+        from passes.op_fusion import OpFusionPass
+
+        registry = get_all_passes()
+        run_passes(ctx, op, [
+            OpFusionPass(report=self.fusion_report) if name == "op-fusion"
+            else registry[name]()() for name in self.stages()])
 
 
 @dataclass(frozen=True)

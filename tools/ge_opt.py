@@ -5,6 +5,7 @@ diagnostic line and exit 1. Anything else is a compiler bug: exit 2.
 """
 
 import argparse
+import dataclasses
 import os
 import sys
 
@@ -56,6 +57,18 @@ class GeOptMain(xDSLOptMain):
             "--elide-elementsattrs-if-larger", type=int, metavar="N", default=None,
             help="print dense constants with more than N elements as "
                  "dense_resource<__elided__> (for reading; the output loses the data)")
+        arg_parser.add_argument(
+            "--fusion-report", metavar="FILE", default=None,
+            help="write op-fusion's JSON report (per rule: matched, applied, rejected "
+                 "with reasons) to FILE")
+
+    def setup_pipeline(self):
+        super().setup_pipeline()
+        path = self.args.fusion_report
+        if path is not None:
+            # Every op-fusion run, alone or inside a ge-O<n> level, writes the report.
+            self.pipeline = dataclasses.replace(self.pipeline, passes=tuple(
+                _with_report(p, path) for p in self.pipeline.passes))
 
     def output_resulting_program(self, prog):
         limit = self.args.elide_elementsattrs_if_larger
@@ -64,6 +77,17 @@ class GeOptMain(xDSLOptMain):
         from ge_dialect.printing import format_ir
 
         return format_ir(prog, limit) + "\n"
+
+
+def _with_report(p, path: str):
+    from passes.op_fusion import OpFusionPass
+    from passes.pipelines import OptLevelPass
+
+    if isinstance(p, OpFusionPass):
+        return dataclasses.replace(p, report=path)
+    if isinstance(p, OptLevelPass):
+        return dataclasses.replace(p, fusion_report=path)
+    return p
 
 
 def _describe() -> str:
