@@ -1,20 +1,23 @@
-"""fold-batch-norm: fold inference batch norm into the convolution before it.
+"""fold-batch-norm: fold inference batch norm into the conv or linear layer before it.
 
     batch_norm(conv2d(x, W, b), gamma, beta, mean, var)
       -> conv2d(x, W * s, (b - mean) * s + beta),  s = gamma / sqrt(var + eps)
+    batch_norm(linear(x, W, b))  -> linear(x, W * s[:, None], (b - mean) * s + beta)
+    batch_norm(matmul(x, K))     -> linear(x, (K * s[None, :])^T, beta - mean * s)
 
-The new weights are computed in float64 and stored in the conv's element
-type, so the folded graph matches the unfolded one to float rounding.
+The new weights are computed in float64 and stored in the layer's element
+type, so the folded graph matches the unfolded one to float rounding. A
+missing bias counts as zeros. BN normalizes dim 1, so for linear/matmul the
+output must be 2-D (N, C): there dim 1 is the output feature.
 """
 
 from dataclasses import dataclass
 
 import numpy as np
 from xdsl.context import Context
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp
-from xdsl.ir import SSAValue
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
-from xdsl.rewriter import InsertPoint
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
@@ -22,8 +25,9 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
     op_type_rewrite_pattern,
 )
+from xdsl.rewriter import InsertPoint
 
-from ge_dialect.ge import BatchNormOp, ConstOp, Conv2dOp
+from ge_dialect.ge import BatchNormOp, ConstOp, Conv2dOp, LinearOp, MatMulOp
 from ge_dialect.tensors import from_numpy, to_numpy
 
 
@@ -39,61 +43,109 @@ def erase_if_dead(rewriter: PatternRewriter, value: SSAValue | None) -> None:
         rewriter.erase(value.owner)
 
 
-class FoldBatchNormIntoConv(RewritePattern):
-    """batch_norm(conv2d(x, W, b)) -> conv2d(x, W', b') when W, b and the BN stats are constants."""
+def bn_scale_shift(bn: BatchNormOp) -> tuple[np.ndarray, np.ndarray] | None:
+    """(s, t) with bn(y) = y * s + t per channel, in float64; None if not constant."""
+    stats = [const_array(v) for v in (bn.weight, bn.bias, bn.running_mean, bn.running_var)]
+    if any(s is None for s in stats):
+        return None
+    gamma, beta, mean, var = (s.astype(np.float64) for s in stats)
+    scale = gamma / np.sqrt(var + bn.epsilon.value.data)
+    return scale, beta - mean * scale
+
+
+@dataclass
+class Layer:
+    """A conv/linear/matmul in the form y = x (*) W + b, with W's output axis known."""
+
+    op: Operation
+    weight: np.ndarray      # as the folded op will take it
+    bias: np.ndarray
+    out_axis: int           # axis of `weight` indexed by the output channel
+    name: str | None        # name hint of the weight, for the folded constants
+
+    def build(self, weight: SSAValue, bias: SSAValue) -> Operation:
+        op = self.op
+        if isinstance(op, Conv2dOp):
+            return Conv2dOp(op.input, weight, bias, op.stride.get_values(),
+                            op.padding.get_values(), op.dilation.get_values(),
+                            op.groups.value.data)
+        return LinearOp(op.operands[0], weight, bias)
+
+
+def as_layer(op: Operation) -> Layer | None:
+    """`op` as a foldable layer, or None when its weights are not constants or BN's
+    channel axis (dim 1) is not the layer's output feature."""
+    if isinstance(op, Conv2dOp):
+        w = const_array(op.weight)
+        bias = const_array(op.bias) if op.bias is not None else None
+        if w is None or (op.bias is not None and bias is None):
+            return None
+        return Layer(op, w, np.zeros(w.shape[0]) if bias is None else bias, 0,
+                     op.weight.name_hint)
+    if len(op.results[0].type.get_shape()) != 2:
+        return None
+    if isinstance(op, LinearOp):
+        w = const_array(op.weight)
+        bias = const_array(op.bias) if op.bias is not None else None
+        if w is None or (op.bias is not None and bias is None):
+            return None
+        return Layer(op, w, np.zeros(w.shape[0]) if bias is None else bias, 0,
+                     op.weight.name_hint)
+    if isinstance(op, MatMulOp) and len(op.lhs.type.get_shape()) == 2:
+        k = const_array(op.rhs)
+        if k is None or k.ndim != 2:
+            return None
+        return Layer(op, np.ascontiguousarray(k.T), np.zeros(k.shape[1]), 0, op.rhs.name_hint)
+    return None
+
+
+class FoldBatchNormIntoLayer(RewritePattern):
+    """batch_norm(layer(x, W, b)) -> layer(x, W * s, (b - mean) * s + beta) for conv2d/linear/matmul."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: BatchNormOp, rewriter: PatternRewriter):
-        conv = op.input.owner
-        if not isinstance(conv, Conv2dOp) or not conv.output.has_one_use():
+        producer = op.input.owner
+        if not isinstance(producer, Operation) or not op.input.has_one_use():
             return
-        weight = const_array(conv.weight)
-        stats = [const_array(v) for v in
-                 (op.weight, op.bias, op.running_mean, op.running_var)]
-        if weight is None or any(s is None for s in stats):
+        layer = as_layer(producer)
+        folded = bn_scale_shift(op)
+        if layer is None or folded is None:
             return
-        bias = const_array(conv.bias) if conv.bias is not None else np.zeros(weight.shape[0])
-        if bias is None:
-            return
-        gamma, beta, mean, var = (s.astype(np.float64) for s in stats)
-        scale = gamma / np.sqrt(var + op.epsilon.value.data)
-        dtype = weight.dtype
-        new_weight = (weight.astype(np.float64) * scale[:, None, None, None]).astype(dtype)
-        new_bias = ((bias.astype(np.float64) - mean) * scale + beta).astype(dtype)
+        scale, shift = folded
+        dtype = layer.weight.dtype
+        shape = [1] * layer.weight.ndim
+        shape[layer.out_axis] = -1
+        new_weight = (layer.weight.astype(np.float64) * scale.reshape(shape)).astype(dtype)
+        new_bias = (layer.bias.astype(np.float64) * scale + shift).astype(dtype)
 
         w_op, b_op = ConstOp(from_numpy(new_weight)), ConstOp(from_numpy(new_bias))
-        folded = Conv2dOp(conv.input, w_op.output, b_op.output,
-                          conv.stride.get_values(), conv.padding.get_values(),
-                          conv.dilation.get_values(), conv.groups.value.data)
-        _name(w_op.output, conv.weight.name_hint, "_folded")
-        bias_name = (conv.bias.name_hint if conv.bias is not None
-                     else (conv.weight.name_hint or "").replace("weight", "bias"))
-        _name(b_op.output, bias_name, "_folded")
-        folded.output.name_hint = conv.output.name_hint or op.output.name_hint
-        rewriter.insert([w_op, b_op], InsertPoint.before(conv))
-        rewriter.replace(op, folded)
-        rewriter.erase(conv)
-        for value in (conv.weight, conv.bias, *op.operands[1:]):
+        base = layer.name or "weight"
+        w_op.output.name_hint = base + "_folded"
+        b_op.output.name_hint = base.replace("weight", "bias") + "_folded"
+        if b_op.output.name_hint == w_op.output.name_hint:
+            b_op.output.name_hint = base + "_bias_folded"
+        new = layer.build(w_op.output, b_op.output)
+        new.results[0].name_hint = producer.results[0].name_hint or op.output.name_hint
+        rewriter.insert([w_op, b_op], InsertPoint.before(producer))
+        rewriter.replace(op, new)
+        rewriter.erase(producer)
+        for value in (*producer.operands[1:], *op.operands[1:]):
             erase_if_dead(rewriter, value)
-
-
-def _name(new: SSAValue, base: str | None, suffix: str) -> None:
-    if base:
-        new.name_hint = base + suffix
 
 
 @dataclass(frozen=True)
 class FoldBatchNormPass(ModulePass):
-    """Fold every inference batch norm whose input is a single-use conv with constant weights.
+    """Fold every inference batch norm into the single-use conv2d/linear/matmul before it.
 
-    A batch norm after a conv with several users, or with non-constant
-    statistics, is left alone (negative cases in the FileCheck test).
+    Needs constant weights and statistics. A batch norm after a layer with
+    several users, with non-constant statistics, or after a linear whose
+    output is not 2-D is left alone (negative cases in the FileCheck test).
     """
 
     name = "fold-batch-norm"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         PatternRewriteWalker(
-            GreedyRewritePatternApplier([FoldBatchNormIntoConv()], dce_enabled=False),
+            GreedyRewritePatternApplier([FoldBatchNormIntoLayer()], dce_enabled=False),
             apply_recursively=False,
         ).rewrite_module(op)

@@ -125,3 +125,29 @@ def test_wrong_inputs_get_a_clear_error():
         executable.run()
     with pytest.raises(InputError, match="dtype torch.float64"):
         executable.run(inputs[0].double())
+
+
+class LinearBn(torch.nn.Module):
+    """Linear -> BatchNorm1d -> ReLU, and a bias-free linear -> BatchNorm1d."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc1, self.bn1 = torch.nn.Linear(12, 16), torch.nn.BatchNorm1d(16)
+        self.fc2, self.bn2 = torch.nn.Linear(16, 4, bias=False), torch.nn.BatchNorm1d(4)
+
+    def forward(self, x):
+        return self.bn2(self.fc2(torch.relu(self.bn1(self.fc1(x)))))
+
+
+def test_batch_norm_folds_into_linear_layers():
+    from test.models.common import randomize_batch_norm
+
+    torch.manual_seed(0)
+    model = randomize_batch_norm(LinearBn()).eval()
+    x = torch.randn(5, 12)
+    module = optimize(import_model(model, (x,)))
+    assert not ops_named(module, "ge.batch_norm")
+    (out,) = evaluate(module, x)
+    torch.testing.assert_close(out, eager(model, (x,)), **TOL)
+    (out,) = Executable(lower(module)).run(x)
+    torch.testing.assert_close(out, eager(model, (x,)), **TOL)

@@ -77,3 +77,58 @@ func.func @bn_after_relu(%x: tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32> {
   %y = ge.batch_norm %r, %s, %s, %s, %s {epsilon = 1.0e-05 : f64} : tensor<1x2x4x4xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32> -> tensor<1x2x4x4xf32>
   func.return %y : tensor<1x2x4x4xf32>
 }
+
+// -----
+
+// BatchNorm1d after a linear layer: W' = W * s[:, None], b' = (b - mean) * s + beta.
+// CHECK-LABEL: func.func @linear_bn
+// CHECK-DAG:     %[[W:.*]] = ge.const dense<{{\[\[}}2.000000e+00, 4.000000e+00, 6.000000e+00], [8.000000e+00, 1.000000e+01, 1.200000e+01]]> : tensor<2x3xf32>
+// CHECK-DAG:     %[[B:.*]] = ge.const dense<[5.000000e-01, -3.000000e+00]> : tensor<2xf32>
+// CHECK:         %[[Y:.*]] = ge.linear %x, %[[W]], %[[B]]
+// CHECK-NOT:     ge.batch_norm
+func.func @linear_bn(%x: tensor<4x3xf32>) -> tensor<4x2xf32> {
+  %w = ge.const dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : tensor<2x3xf32>
+  %b = ge.const dense<[1.0, 1.0]> : tensor<2xf32>
+  %gamma = ge.const dense<[4.0, 6.0]> : tensor<2xf32>
+  %beta = ge.const dense<[0.5, -1.0]> : tensor<2xf32>
+  %mean = ge.const dense<[1.0, 2.0]> : tensor<2xf32>
+  %var = ge.const dense<[3.0, 8.0]> : tensor<2xf32>
+  %l = ge.linear %x, %w, %b : tensor<4x3xf32>, tensor<2x3xf32>, tensor<2xf32> -> tensor<4x2xf32>
+  %y = ge.batch_norm %l, %gamma, %beta, %mean, %var {epsilon = 1.0 : f64} : tensor<4x2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32> -> tensor<4x2xf32>
+  func.return %y : tensor<4x2xf32>
+}
+
+// -----
+
+// After a matmul with a constant right operand the result is a linear layer:
+// W' = K^T * s[:, None], b' = beta - mean * s.
+// CHECK-LABEL: func.func @matmul_bn
+// CHECK-DAG:     %[[W:.*]] = ge.const dense<{{\[\[}}2.000000e+00, 4.000000e+00, 6.000000e+00], [8.000000e+00, 1.000000e+01, 1.200000e+01]]> : tensor<2x3xf32>
+// CHECK-DAG:     %[[B:.*]] = ge.const dense<[-1.500000e+00, -5.000000e+00]> : tensor<2xf32>
+// CHECK:         ge.linear %x, %[[W]], %[[B]] : tensor<4x3xf32>, tensor<2x3xf32>, tensor<2xf32> -> tensor<4x2xf32>
+// CHECK-NOT:     ge.matmul
+// CHECK-NOT:     ge.batch_norm
+func.func @matmul_bn(%x: tensor<4x3xf32>) -> tensor<4x2xf32> {
+  %k = ge.const dense<[[1.0, 4.0], [2.0, 5.0], [3.0, 6.0]]> : tensor<3x2xf32>
+  %gamma = ge.const dense<[4.0, 6.0]> : tensor<2xf32>
+  %beta = ge.const dense<[0.5, -1.0]> : tensor<2xf32>
+  %mean = ge.const dense<[1.0, 2.0]> : tensor<2xf32>
+  %var = ge.const dense<[3.0, 8.0]> : tensor<2xf32>
+  %m = ge.matmul %x, %k : tensor<4x3xf32>, tensor<3x2xf32> -> tensor<4x2xf32>
+  %y = ge.batch_norm %m, %gamma, %beta, %mean, %var {epsilon = 1.0 : f64} : tensor<4x2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32> -> tensor<4x2xf32>
+  func.return %y : tensor<4x2xf32>
+}
+
+// -----
+
+// Negative: on a 3-D linear output BN normalizes dim 1, not the feature dim.
+// CHECK-LABEL: func.func @linear_3d
+// CHECK:         ge.linear
+// CHECK-NEXT:    ge.batch_norm
+func.func @linear_3d(%x: tensor<4x2x3xf32>) -> tensor<4x2x2xf32> {
+  %w = ge.const dense<1.0> : tensor<2x3xf32>
+  %s = ge.const dense<1.0> : tensor<2xf32>
+  %l = ge.linear %x, %w : tensor<4x2x3xf32>, tensor<2x3xf32> -> tensor<4x2x2xf32>
+  %y = ge.batch_norm %l, %s, %s, %s, %s {epsilon = 1.0e-05 : f64} : tensor<4x2x2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32> -> tensor<4x2x2xf32>
+  func.return %y : tensor<4x2x2xf32>
+}
