@@ -75,17 +75,19 @@ def tensor_type(like: Attribute, shape: Sequence[int]) -> TensorType:
     return TensorType(like.element_type, list(shape))
 
 
-def canonicalized_by(*patterns: str) -> HasCanonicalizationPatternsTrait:
-    """A trait giving `canonicalize` the named patterns of ge_dialect/canonicalization.py."""
+class Canonicalized(HasCanonicalizationPatternsTrait):
+    """Gives `canonicalize` the rules of ge_dialect/canonicalization.py rooted at this op."""
 
-    class Canonicalization(HasCanonicalizationPatternsTrait):
-        @classmethod
-        def get_canonicalization_patterns(cls):
-            from ge_dialect import canonicalization
+    def get_patterns(self, op: type[IRDLOperation]):
+        from ge_dialect.canonicalization import rules_for
 
-            return tuple(getattr(canonicalization, name)() for name in patterns)
+        return rules_for(op)
 
-    return Canonicalization()
+    @classmethod
+    def get_canonicalization_patterns(cls):
+        from ge_dialect.canonicalization import RULES
+
+        return RULES
 
 
 def shape_of(value: SSAValue) -> Shape:
@@ -205,7 +207,7 @@ class AddOp(BinaryElementwiseOp):
     """
 
     name = "ge.add"
-    traits = traits_def(Pure(), canonicalized_by("RemoveAddZero"))
+    traits = traits_def(Pure(), Canonicalized())
 
 
 @irdl_op_definition
@@ -216,7 +218,7 @@ class MulOp(BinaryElementwiseOp):
     """
 
     name = "ge.mul"
-    traits = traits_def(Pure(), canonicalized_by("RemoveMulOne"))
+    traits = traits_def(Pure(), Canonicalized())
 
 
 # --------------------------------------------------------------------------
@@ -402,7 +404,7 @@ class FlattenOp(GEOp):
     start_dim = prop_def(IntegerAttr[I64])
     end_dim = prop_def(IntegerAttr[I64])
     irdl_options = (ParsePropInAttrDict(),)
-    traits = traits_def(Pure(), canonicalized_by("RemoveIdentityReshape", "MergeReshapeChain"))
+    traits = traits_def(Pure(), Canonicalized())
     assembly_format = "$input attr-dict `:` type($input) `->` type($output)"
 
     def __init__(self, input: SSAValue, start_dim: int = 1, end_dim: int = -1):
@@ -429,7 +431,7 @@ class ReshapeOp(GEOp):
     name = "ge.reshape"
     input = operand_def(AnyTensor)
     output = result_def(AnyTensor)
-    traits = traits_def(Pure(), canonicalized_by("RemoveIdentityReshape", "MergeReshapeChain"))
+    traits = traits_def(Pure(), Canonicalized())
     assembly_format = "$input attr-dict `:` type($input) `->` type($output)"
 
     def __init__(self, input: SSAValue, shape: Sequence[int]):

@@ -1,11 +1,12 @@
 """op-fusion: group producer->consumer chains into `ge.fused` ops by a rule table.
 
-A rule is `(name, chain, constraint)`: `chain` lists op kinds from the first
-producer to the root (the last consumer). A match walks back from the root:
-each earlier op must produce one operand of the next and have no other user,
-so fusing never duplicates work and no outside op can sit between two members
-(no cycles). Rules are tried in table order; the first match wins, and a rule
-never takes an op that an earlier rule would use as its root.
+A rule is `(name, pattern, constraint)`, with the declarative patterns of
+ge_dialect/patterns.py (the canonicalizations use the same matcher). The
+pattern is rooted at the group's last op; every op it matches joins the group.
+Every member but the root must be used only inside the group, so fusing never
+duplicates work and no outside op can sit between two members (no cycles).
+Rules are tried in table order; the first match wins, and a rule never takes
+an op that an earlier rule would use as the root of its own group.
 
 To add a rule, add one `FusionRule` line to RULES and one CHECK block to
 test/filecheck/passes/op-fusion.mlir.
@@ -13,8 +14,8 @@ test/filecheck/passes/op-fusion.mlir.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 import json
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
@@ -30,9 +31,9 @@ from xdsl.pattern_rewriter import (
 )
 
 from ge_dialect import ge
+from ge_dialect.patterns import Op, OpKind, matches
 
 ELEMENTWISE = (ge.ReluOp, ge.AddOp, ge.MulOp)
-OpKind = type[Operation] | tuple[type[Operation], ...]
 
 
 def same_shape_operands(ops: Sequence[Operation]) -> bool:
@@ -43,23 +44,29 @@ def same_shape_operands(ops: Sequence[Operation]) -> bool:
 
 @dataclass(frozen=True)
 class FusionRule:
+    """`pattern` is rooted at the group's last op (ge_dialect/patterns.py); every op
+    it matches joins the group. `repeat` extends the group backwards through
+    more producers of that kind (chains of any length)."""
+
     name: str
-    chain: tuple[OpKind, ...]
+    pattern: Op
     constraint: Callable[[Sequence[Operation]], bool] | None = None
-    repeat_last: bool = False  # chain[-1] may repeat: elementwise chains of any length
+    repeat: OpKind | None = None
 
 
 RULES: tuple[FusionRule, ...] = (
-    FusionRule("conv2d_batch_norm_relu", (ge.Conv2dOp, ge.BatchNormOp, ge.ReluOp)),
-    FusionRule("conv2d_add_relu", (ge.Conv2dOp, ge.AddOp, ge.ReluOp), same_shape_operands),
-    FusionRule("conv2d_relu", (ge.Conv2dOp, ge.ReluOp)),
-    FusionRule("elementwise", (ELEMENTWISE, ELEMENTWISE), repeat_last=True),
+    FusionRule("conv2d_batch_norm_relu", Op(ge.ReluOp, Op(ge.BatchNormOp, Op(ge.Conv2dOp)))),
+    FusionRule("conv2d_add_relu", Op(ge.ReluOp, Op(ge.AddOp, Op(ge.Conv2dOp), commutative=True)),
+               same_shape_operands),
+    FusionRule("conv2d_relu", Op(ge.ReluOp, Op(ge.Conv2dOp))),
+    FusionRule("elementwise", Op(ELEMENTWISE, Op(ELEMENTWISE), commutative=True),
+               repeat=ELEMENTWISE),
 )
 
 
 @dataclass
-class Match:
-    """A rule's op chain found at a root; `reason` says why it cannot be fused, if so."""
+class Group:
+    """A candidate group; `reason` says why it cannot be fused, if so."""
 
     members: list[Operation]  # program order, root last
     reason: str | None = None
@@ -68,17 +75,8 @@ class Match:
 Claimed = Callable[[Operation], str | None]
 
 
-def _users(op: Operation) -> int:
-    """Distinct ops using op's results (add(c, c) has one user)."""
-    return len({use.operation for r in op.results for use in r.uses})
-
-
-def _producer(op: Operation, kind: OpKind, claimed: Claimed) -> Operation | None:
-    """The operand producer of `kind` to fuse with `op`, preferring a free single-use one."""
-    found = [v.op for v in op.operands if isinstance(v, OpResult) and isinstance(v.op, kind)
-             and v.op.parent is op.parent]
-    free = [p for p in found if _users(p) == 1 and claimed(p) is None]
-    return (free or found or [None])[0]
+def _users(op: Operation) -> set[Operation]:
+    return {use.operation for r in op.results for use in r.uses}
 
 
 def _name(op: Operation) -> str:
@@ -86,42 +84,53 @@ def _name(op: Operation) -> str:
     return f"%{hint}" if hint else op.name
 
 
-def _rejection(producer: Operation, claimed: Claimed) -> str | None:
-    if _users(producer) != 1:
-        return f"multi-use: {_name(producer)} ({producer.name}) has {_users(producer)} users"
-    if (better := claimed(producer)) is not None:
-        return f"claimed: {_name(producer)} roots a '{better}' group"
+def _rejection(members: list[Operation], claimed: Claimed) -> str | None:
+    """Why the group cannot be fused as is: an inner value escapes, or an inner
+    op is the root of a better rule's group."""
+    inside = set(members)
+    for op in members[:-1]:
+        if not _users(op) <= inside:
+            return f"multi-use: {_name(op)} ({op.name}) has {len(_users(op))} users"
+    for op in members[:-1]:
+        if (better := claimed(op)) is not None:
+            return f"claimed: {_name(op)} roots a '{better}' group"
     return None
 
 
-def match_chain(root: Operation, rule: FusionRule, max_size: int,
-                claimed: Claimed) -> Match | None:
-    """The rule's chain ending at `root`, or None if the ops are not there at all.
+def _extend(members: list[Operation], kind: OpKind, max_size: int, claimed: Claimed) -> None:
+    """Grow a chain backwards through single-user producers of `kind`."""
+    while len(members) < max_size:
+        first = members[0]
+        producers = [v.op for v in first.operands if isinstance(v, OpResult)
+                     and isinstance(v.op, kind) and v.op.parent is first.parent]
+        grown = next((p for p in producers
+                      if _rejection([p, *members], claimed) is None), None)
+        if grown is None:
+            return
+        members.insert(0, grown)
 
-    `claimed(op)` names a higher-priority rule that would root a group at `op`;
-    such an op is left to that rule (a repeated chain stops before it).
+
+def match_group(root: Operation, rule: FusionRule, max_size: int,
+                claimed: Claimed) -> Group | None:
+    """The rule's group rooted at `root`, or None if its ops are not there at all.
+
+    Of several structural matches the first fusable one wins; otherwise the
+    first match is returned with its rejection reason.
     """
-    if not isinstance(root, rule.chain[-1]):
-        return None
-    members, reason = [root], None
-    for kind in reversed(rule.chain[:-1]):
-        producer = _producer(members[-1], kind, claimed)
-        if producer is None:
-            return None
-        reason = reason or _rejection(producer, claimed)
-        members.append(producer)
-    if rule.repeat_last and reason is None:
-        while len(members) < max_size:
-            producer = _producer(members[-1], rule.chain[0], claimed)
-            if producer is None or _rejection(producer, claimed):
-                break
-            members.append(producer)
-    members.reverse()
-    if reason is None and len(members) > max_size:
-        reason = f"size cap: {len(members)} ops > max-group-size={max_size}"
-    if reason is None and rule.constraint is not None and not rule.constraint(members):
-        reason = f"constraint: {rule.constraint.__name__}"
-    return Match(members, reason)
+    first: Group | None = None
+    for m in matches(rule.pattern, root):
+        group = Group(list(m.ops), _rejection(m.ops, claimed))
+        if group.reason is None and rule.repeat is not None:
+            _extend(group.members, rule.repeat, max_size, claimed)
+        if group.reason is None and len(group.members) > max_size:
+            group.reason = f"size cap: {len(group.members)} ops > max-group-size={max_size}"
+        if (group.reason is None and rule.constraint is not None
+                and not rule.constraint(group.members)):
+            group.reason = f"constraint: {rule.constraint.__name__}"
+        if group.reason is None:
+            return group
+        first = first or group
+    return first
 
 
 @dataclass
@@ -133,7 +142,7 @@ class RuleReport:
 
 @dataclass
 class FusionReport:
-    """Per rule: how often its chain was found, fused, and why it was not."""
+    """Per rule: how often its pattern was found, fused, and why it was not."""
 
     max_group_size: int
     rules: dict[str, RuleReport]
@@ -179,24 +188,24 @@ class FuseByRuleTable(RewritePattern):
         if not isinstance(op.parent_op(), func.FuncOp):
             return  # never fuse inside a fused body or a task
         for i, rule in enumerate(self.rules):
-            match = match_chain(op, rule, self.max_size,
+            group = match_group(op, rule, self.max_size,
                                 lambda m, better=self.rules[:i]: self._roots(m, better))
-            if match is None:
+            if group is None:
                 continue
             stats = self.report.rules[rule.name]
             stats.matched += 1
-            if match.reason is not None:
-                stats.rejected.append({"root": _name(op), "op": op.name, "reason": match.reason})
+            if group.reason is not None:
+                stats.rejected.append({"root": _name(op), "op": op.name, "reason": group.reason})
                 continue
             stats.applied += 1
-            fuse(rewriter, rule.name, match.members)
+            fuse(rewriter, rule.name, group.members)
             return
 
     def _roots(self, op: Operation, rules: Sequence[FusionRule]) -> str | None:
         """The first of `rules` that would fuse a group rooted at `op`."""
         for rule in rules:
-            match = match_chain(op, rule, self.max_size, lambda _: None)
-            if match is not None and match.reason is None:
+            group = match_group(op, rule, self.max_size, lambda _: None)
+            if group is not None and group.reason is None:
                 return rule.name
         return None
 
