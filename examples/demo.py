@@ -51,7 +51,8 @@ def main() -> int:
     print(format_ir(module))
     fused = [op for op in module.walk() if op.name == "ge.fused"]
     print(f"-> BatchNorm folded into the Conv2D weights; Conv2D+BatchNorm+ReLU is now "
-          f"{len(fused)} op: ge.fused \"{fused[0].kind.data}\"" if fused else "-> nothing fused")
+          f"{len(fused)} op, ge.fused \"{fused[0].kind.data}\", computing in NC1HWC0 "
+          "between two ge.trans_data" if fused else "-> nothing fused")
 
     banner("3. Ascend tasks (-p lower-to-ascend)")
     lower(module)

@@ -27,7 +27,14 @@ def keeps_type(m) -> bool:
     return m.x.type == m.root.results[0].type
 
 
+CANCEL_TRANS_DATA = RewriteRule(
+    "trans_data(trans_data(x, A -> B), B -> A) -> x",
+    Op(ge.TransDataOp, Op(ge.TransDataOp, Var("x"), name="first")),
+    lambda m: m.x,
+    lambda m: m.root.dst_format == m.first.src_format and keeps_type(m))
+
 RULES: tuple[RewriteRule, ...] = (
+    CANCEL_TRANS_DATA,
     RewriteRule("x + 0 -> x", Op(ge.AddOp, Var("x"), Const("c"), commutative=True),
                 lambda m: m.x, lambda m: keeps_type(m) and is_splat(m.c, 0.0)),
     RewriteRule("x * 1 -> x", Op(ge.MulOp, Var("x"), Const("c"), commutative=True),

@@ -375,18 +375,21 @@ class AdaptiveAvgPool2dOp(GEOp):
 
     def __init__(self, input: SSAValue, output_size=(1, 1)):
         x = shape_of(input)
-        super().__init__(operands=[input],
-                         result_types=[tensor_type(input.type, x[:-2] + tuple(output_size))],
+        shape = (x[:2] + tuple(output_size) + x[4:] if len(x) == 5
+                 else x[:-2] + tuple(output_size))
+        super().__init__(operands=[input], result_types=[tensor_type(input.type, shape)],
                          properties={"output_size": i64_array(output_size)})
 
     def infer_shape(self) -> Shape:
         x = shape_of(self.input)
         size = self.output_size.get_values()
-        if len(x) not in (3, 4) or len(size) != 2:
-            raise ShapeError(f"expects a 3-D or 4-D input and 2 output sizes, got "
+        if len(x) not in (3, 4, 5) or len(size) != 2:
+            raise ShapeError(f"expects a 3-D, 4-D or NC1HWC0 input and 2 output sizes, got "
                              f"{shapes.fmt(x)} and {len(size)} sizes")
         if any(s < 1 for s in size):
             raise ShapeError(f"output_size must be >= 1, got {shapes.fmt(size)}")
+        if len(x) == 5:
+            return x[:2] + tuple(size) + x[4:]
         return x[:-2] + tuple(size)
 
 
@@ -500,6 +503,63 @@ class LinearOp(GEOp):
 
 
 # --------------------------------------------------------------------------
+# Layout
+
+FORMATS = ("NCHW", "NC1HWC0")
+
+
+@irdl_op_definition
+class TransDataOp(GEOp):
+    """Convert between Ascend data formats: NCHW <-> NC1HWC0 (5HD).
+
+    NC1HWC0 splits channels into C1 blocks of C0 = 32 bytes / element size
+    (16 for fp16, 32 for int8, 8 for fp32), zero-padding the last block; the
+    cube unit consumes activations in this format. Padding channels are zero,
+    an invariant every op on NC1HWC0 keeps. Converting back keeps the
+    first C channels, where C comes from the result type.
+
+        %y = ge.trans_data %x {src_format = "NCHW", dst_format = "NC1HWC0"}
+             : tensor<1x3x8x8xf32> -> tensor<1x1x8x8x8xf32>
+    """
+
+    name = "ge.trans_data"
+    input = operand_def(AnyTensor)
+    output = result_def(AnyTensor)
+    src_format = prop_def(StringAttr)
+    dst_format = prop_def(StringAttr)
+    irdl_options = (ParsePropInAttrDict(),)
+    traits = traits_def(Pure(), Canonicalized())
+    assembly_format = "$input attr-dict `:` type($input) `->` type($output)"
+
+    def __init__(self, input: SSAValue, src: str, dst: str, channels: int | None = None):
+        x = shape_of(input)
+        if (src, dst) == ("NCHW", "NC1HWC0"):
+            shape = shapes.to_nc1hwc0(x, shapes.c0_for(input.type.element_type.bitwidth))
+        elif channels is not None:
+            shape = (x[0], channels, x[2], x[3])
+        else:
+            raise ValueError("NC1HWC0 -> NCHW needs the channel count")
+        super().__init__(operands=[input], result_types=[tensor_type(input.type, shape)],
+                         properties={"src_format": StringAttr(src), "dst_format": StringAttr(dst)})
+
+    def infer_shape(self) -> Shape | None:
+        src, dst = self.src_format.data, self.dst_format.data
+        if src not in FORMATS or dst not in FORMATS or src == dst:
+            raise ShapeError(f"formats must be two different ones of {', '.join(FORMATS)}, "
+                             f"got {src} -> {dst}")
+        nchw, five = ((shape_of(self.input), shape_of(self.output)) if src == "NCHW"
+                      else (shape_of(self.output), shape_of(self.input)))
+        if len(nchw) != 4 or len(five) != 5:
+            raise ShapeError(f"NCHW must be 4-D and NC1HWC0 5-D, got {shapes.fmt(nchw)} "
+                             f"and {shapes.fmt(five)}")
+        c0 = shapes.c0_for(self.input.type.element_type.bitwidth)
+        if not shapes.compatible(five, shapes.to_nc1hwc0(nchw, c0)):
+            raise ShapeError(f"{shapes.fmt(nchw)} in NC1HWC0 with C0 = {c0} is "
+                             f"{shapes.fmt(shapes.to_nc1hwc0(nchw, c0))}, not {shapes.fmt(five)}")
+        return None
+
+
+# --------------------------------------------------------------------------
 # Fusion
 
 
@@ -596,6 +656,7 @@ GE = Dialect(
         ReshapeOp,
         MatMulOp,
         LinearOp,
+        TransDataOp,
         FusedOp,
         YieldOp,
     ],

@@ -86,9 +86,34 @@ def window_out(size: int, kernel: int, stride: int, pad: int, dilation: int,
     return out
 
 
+def c0_for(bitwidth: int) -> int:
+    """Ascend's C0: channels per 32-byte block (16 for fp16, 32 for int8, 8 for fp32)."""
+    return 32 // max(1, bitwidth // 8)
+
+
+def ceil_div(a: int, b: int) -> int:
+    return DYN if is_dyn(a) else -(-a // b)
+
+
+def to_nc1hwc0(x: Shape, c0: int) -> Shape:
+    n, c, h, w = x
+    return (n, ceil_div(c, c0), h, w, c0)
+
+
 def conv2d(x: Shape, w: Shape, stride, padding, dilation, groups: int) -> Shape:
+    """NCHW, or NC1HWC0 when the input is 5-D (then the output is NC1HWC0 too)."""
+    if len(x) == 5 and len(w) == 4:
+        n, c1, h, wd, c0 = x
+        oc, ic, kh, kw = w
+        if not is_dyn(c1) and not is_dyn(ic) and c1 != ceil_div(ic * groups, c0):
+            raise ShapeError(f"NC1HWC0 input has C1 = {c1}, but weight expects "
+                             f"{ic} x {groups} groups = {ic * groups} channels "
+                             f"(C1 = {ceil_div(ic * groups, c0)} at C0 = {c0})")
+        out = conv2d((n, DYN, h, wd), w, stride, padding, dilation, groups)
+        return to_nc1hwc0(out, c0)
     if len(x) != 4 or len(w) != 4:
-        raise ShapeError(f"conv2d expects a 4-D input and weight, got {fmt(x)} and {fmt(w)}")
+        raise ShapeError(f"conv2d expects a 4-D (or NC1HWC0) input and a 4-D weight, got "
+                         f"{fmt(x)} and {fmt(w)}")
     n, c, h, wd = x
     oc, ic, kh, kw = w
     check_window((kh, kw), stride, padding, dilation)
@@ -103,8 +128,12 @@ def conv2d(x: Shape, w: Shape, stride, padding, dilation, groups: int) -> Shape:
 
 
 def pool2d(x: Shape, kernel, stride, padding, dilation, ceil_mode: bool) -> Shape:
+    """NCHW, or NC1HWC0 (pooling over dims 2 and 3 either way)."""
+    if len(x) == 5:
+        n, c1, h, w, c0 = x
+        return pool2d((n, c1, h, w), kernel, stride, padding, dilation, ceil_mode) + (c0,)
     if len(x) != 4:
-        raise ShapeError(f"pooling expects a 4-D NCHW input, got {fmt(x)}")
+        raise ShapeError(f"pooling expects a 4-D NCHW or 5-D NC1HWC0 input, got {fmt(x)}")
     check_window(kernel, stride, padding, dilation)
     for k, p in zip(kernel, padding):
         if p * 2 > k:

@@ -48,6 +48,12 @@ def _dce():
     return DeadCodeEliminationPass
 
 
+def _layout_transform():
+    from passes.layout_transform import LayoutTransformPass
+
+    return LayoutTransformPass
+
+
 def _lower_to_ascend():
     from lowering.ge_to_ascend import LowerToAscendPass
 
@@ -76,5 +82,6 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "fold-batch-norm": _fold_batch_norm,
         "op-fusion": _op_fusion,
         "dce": _dce,
+        "layout-transform": _layout_transform,
         "lower-to-ascend": _lower_to_ascend,
     }

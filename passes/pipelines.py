@@ -22,7 +22,8 @@ LEVELS: dict[str, tuple[str, ...]] = {
     "ge-O0": (),
     "ge-O1": ("canonicalize", "cse", "dce"),
     "ge-O2": ("canonicalize", "constant-fold", "fold-batch-norm", "cse", "dce"),
-    "ge-O3": ("canonicalize", "constant-fold", "fold-batch-norm", "cse", "op-fusion", "dce"),
+    "ge-O3": ("canonicalize", "constant-fold", "fold-batch-norm", "layout-transform", "cse",
+              "op-fusion", "dce"),
 }
 
 # The names the GE article uses, mapped to ours.
@@ -116,7 +117,7 @@ class GeO2Pass(OptLevelPass):
 
 @dataclass(frozen=True)
 class GeO3Pass(OptLevelPass):
-    """ge-O3: ge-O2 plus operator fusion."""
+    """ge-O3: ge-O2 plus the NC1HWC0 layout and operator fusion."""
 
     name = "ge-O3"
     STAGES = LEVELS["ge-O3"]

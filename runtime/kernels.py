@@ -18,6 +18,7 @@ from xdsl.ir import Attribute, Operation
 
 from ge_dialect import ge
 from ge_dialect.tensors import to_numpy
+from runtime import layout
 
 Kernel = Callable[..., torch.Tensor]
 
@@ -50,10 +51,17 @@ def _const(op: ge.ConstOp) -> Kernel:
     return lambda: value
 
 
+def _in_5d(op, kernel: Kernel, channels: int | None = None) -> Kernel:
+    """The kernel itself for NCHW; wrapped to unpack and re-pack for NC1HWC0."""
+    return layout.on_nchw(kernel, channels) if len(op.input.type.get_shape()) == 5 else kernel
+
+
 def _conv2d(op: ge.Conv2dOp) -> Kernel:
     stride, padding = _ints(op.stride), _ints(op.padding)
     dilation, groups = _ints(op.dilation), op.groups.value.data
-    return lambda x, w, b=None: F.conv2d(x, w, b, stride, padding, dilation, groups)
+    in_channels = op.weight.type.get_shape()[1] * groups
+    return _in_5d(op, lambda x, w, b=None: F.conv2d(x, w, b, stride, padding, dilation, groups),
+                  in_channels)
 
 
 def _batch_norm(op: ge.BatchNormOp) -> Kernel:
@@ -65,12 +73,20 @@ def _max_pool2d(op: ge.MaxPool2dOp) -> Kernel:
     k, s, p, d = (_ints(op.kernel_size), _ints(op.stride), _ints(op.padding),
                   _ints(op.dilation))
     ceil = bool(op.ceil_mode.value.data)
-    return lambda x: F.max_pool2d(x, k, s, p, d, ceil_mode=ceil)
+    return _in_5d(op, lambda x: F.max_pool2d(x, k, s, p, d, ceil_mode=ceil))
 
 
 def _adaptive_avg_pool2d(op: ge.AdaptiveAvgPool2dOp) -> Kernel:
     size = _ints(op.output_size)
-    return lambda x: F.adaptive_avg_pool2d(x, size)
+    return _in_5d(op, lambda x: F.adaptive_avg_pool2d(x, size))
+
+
+def _trans_data(op: ge.TransDataOp) -> Kernel:
+    if op.dst_format.data == "NC1HWC0":
+        c0 = op.output.type.get_shape()[-1]
+        return lambda x: layout.to_nc1hwc0(x, c0)
+    channels = op.output.type.get_shape()[1]
+    return lambda x: layout.to_nchw(x, channels).contiguous()
 
 
 def _flatten(op: ge.FlattenOp) -> Kernel:
@@ -98,6 +114,7 @@ KERNELS: dict[type[Operation], Callable[[Operation], Kernel]] = {
     ge.ReshapeOp: _reshape,
     ge.MatMulOp: lambda op: torch.matmul,
     ge.LinearOp: lambda op: F.linear,
+    ge.TransDataOp: _trans_data,
 }
 
 

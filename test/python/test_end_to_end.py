@@ -42,7 +42,7 @@ def test_import_matches_eager(case):
 
 
 @pytest.mark.parametrize("pipeline", ["canonicalize", "constant-fold", "cse", "fold-batch-norm",
-                                      "op-fusion", "dce", "ge-O0", "ge-O1", "ge-O2",
+                                      "layout-transform", "op-fusion", "dce", "ge-O0", "ge-O1", "ge-O2",
                                       "ge-O3{disable=OpFusionPass}", DEFAULT_PIPELINE])
 def test_each_pass_preserves_numerics(case, pipeline):
     _, model, inputs, expected = case
@@ -69,7 +69,8 @@ def test_optimized_article_model_is_one_fused_op():
     (fused,) = ops_named(module, "ge.fused")
     assert fused.kind.data == "conv2d_relu"
     top = [op.name for op in module.ops.first.body.block.ops]
-    assert top == ["ge.const", "ge.const", "ge.fused", "func.return"]
+    assert top == ["ge.const", "ge.const", "ge.trans_data", "ge.fused", "ge.trans_data",
+                   "func.return"]
 
 
 def test_resnet_block_fuses_the_residual_join():
@@ -79,10 +80,12 @@ def test_resnet_block_fuses_the_residual_join():
     # conv1+bn1+relu, conv2+bn2+add(downsample)+relu; the downsample conv stays alone.
     assert kinds == ["conv2d_add_relu", "conv2d_relu"]
     assert not ops_named(module, "ge.batch_norm")
+    # The block runs in NC1HWC0 between one conversion in and one out.
+    assert len(ops_named(module, "ge.trans_data")) == 2
     lower(module)
     tasks = ops_named(module, "ascend.task")
-    assert [t.unit.data for t in tasks] == ["cube"] * 3
-    assert len(ops_named(module, "ascend.buffer")) == 3
+    assert [t.unit.data for t in tasks] == ["vector"] + ["cube"] * 3 + ["vector"]
+    assert len(ops_named(module, "ascend.buffer")) == 5
 
 
 def test_stats_report_arena_time_and_tasks():
@@ -107,10 +110,10 @@ def test_buffers_really_alias_the_arena():
     model, inputs = resnet_block.make()
     module = lower(optimize(import_model(model, inputs)))
     buffers = ops_named(module, "ascend.buffer")
-    # Put the first conv's output where the downsample branch writes: the
-    # downsample task then clobbers it before the second conv reads it.
-    first, downsample = buffers[0], buffers[1]
-    first.properties["offset"] = downsample.offset
+    # Alias the converted input with the downsample conv's output: the
+    # downsample task then clobbers the input before conv1 reads it.
+    converted_input, downsample = buffers[0], buffers[1]
+    converted_input.properties["offset"] = downsample.offset
     (out,) = Executable(module).run(*inputs)
     assert not torch.allclose(out, eager(model, inputs), **TOL)
 

@@ -50,3 +50,14 @@ def test_every_op_has_a_roundtrip_test(module):
     tested = "\n".join(p.read_text() for p in (FILECHECK / "dialect").rglob("*.mlir"))
     missing = [cls.name for cls in _defined_ops(module) if cls.name not in tested]
     assert not missing, f"no round-trip test mentions {missing}"
+
+
+def test_help_lists_every_registered_pass():
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-m", "tools.ge_opt", "--help"],
+                         capture_output=True, text=True, check=True).stdout
+    table = out[out.index("GE passes:"):].splitlines()[1:]
+    listed = {line.split()[0] for line in table if line.strip()}
+    assert listed == set(get_all_passes())

@@ -74,7 +74,7 @@ func.func @kernel_too_big(%x: tensor<1x3x4x4xf32>, %w: tensor<4x3x3x3xf32>) -> t
 
 // -----
 
-// CHECK: {{^}}ge.conv2d: conv2d expects a 4-D input and weight, got 3x8x8 and 4x3x3x3{{$}}
+// CHECK: {{^}}ge.conv2d: conv2d expects a 4-D (or NC1HWC0) input and a 4-D weight, got 3x8x8 and 4x3x3x3{{$}}
 func.func @rank(%x: tensor<3x8x8xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<4x6x6xf32> {
   %y = ge.conv2d %x, %w {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : tensor<3x8x8xf32>, tensor<4x3x3x3xf32> -> tensor<4x6x6xf32>
   func.return %y : tensor<4x6x6xf32>

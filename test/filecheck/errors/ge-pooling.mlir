@@ -25,7 +25,7 @@ func.func @max_pool_kernel_length(%x: tensor<1x8x8x8xf32>) -> tensor<1x8x4x4xf32
 
 // -----
 
-// CHECK: {{^}}ge.max_pool2d: pooling expects a 4-D NCHW input, got 8x8x8{{$}}
+// CHECK: {{^}}ge.max_pool2d: pooling expects a 4-D NCHW or 5-D NC1HWC0 input, got 8x8x8{{$}}
 func.func @max_pool_rank(%x: tensor<8x8x8xf32>) -> tensor<8x4x4xf32> {
   %y = ge.max_pool2d %x {kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, ceil_mode = false} : tensor<8x8x8xf32> -> tensor<8x4x4xf32>
   func.return %y : tensor<8x4x4xf32>
@@ -58,7 +58,7 @@ func.func @adaptive_shape(%x: tensor<1x512x7x7xf32>) -> tensor<1x512x2x2xf32> {
 
 // -----
 
-// CHECK: {{^}}ge.adaptive_avg_pool2d: expects a 3-D or 4-D input and 2 output sizes, got 7x7 and 2 sizes{{$}}
+// CHECK: {{^}}ge.adaptive_avg_pool2d: expects a 3-D, 4-D or NC1HWC0 input and 2 output sizes, got 7x7 and 2 sizes{{$}}
 func.func @adaptive_rank(%x: tensor<7x7xf32>) -> tensor<1x1xf32> {
   %y = ge.adaptive_avg_pool2d %x {output_size = array<i64: 1, 1>} : tensor<7x7xf32> -> tensor<1x1xf32>
   func.return %y : tensor<1x1xf32>

@@ -50,3 +50,27 @@ func.func @dynamic_chain(%x: tensor<?x3x4xf32>) -> tensor<?x2x2xf32> {
   %b = ge.reshape %a : tensor<?x4xf32> -> tensor<?x2x2xf32>
   func.return %b : tensor<?x2x2xf32>
 }
+
+// -----
+
+// Back-to-back conversions cancel; a conversion that changes the type stays.
+// CHECK-LABEL: func.func @trans_data_pair
+// CHECK-NEXT:    %[[A:.*]] = ge.trans_data %x {src_format = "NCHW", dst_format = "NC1HWC0"}
+// CHECK-NEXT:    func.return %x, %[[A]]
+func.func @trans_data_pair(%x: tensor<1x8x4x4xf32>) -> (tensor<1x8x4x4xf32>, tensor<1x1x4x4x8xf32>) {
+  %a = ge.trans_data %x {src_format = "NCHW", dst_format = "NC1HWC0"} : tensor<1x8x4x4xf32> -> tensor<1x1x4x4x8xf32>
+  %b = ge.trans_data %a {src_format = "NC1HWC0", dst_format = "NCHW"} : tensor<1x1x4x4x8xf32> -> tensor<1x8x4x4xf32>
+  func.return %b, %a : tensor<1x8x4x4xf32>, tensor<1x1x4x4x8xf32>
+}
+
+// -----
+
+// NC1HWC0 -> NCHW -> NC1HWC0 restores the same type and, since padding
+// channels are zero by the format's invariant, the same data: it cancels too.
+// CHECK-LABEL: func.func @trans_data_padded
+// CHECK-NEXT:    func.return %x
+func.func @trans_data_padded(%x: tensor<1x1x4x4x8xf32>) -> tensor<1x1x4x4x8xf32> {
+  %a = ge.trans_data %x {src_format = "NC1HWC0", dst_format = "NCHW"} : tensor<1x1x4x4x8xf32> -> tensor<1x6x4x4xf32>
+  %b = ge.trans_data %a {src_format = "NCHW", dst_format = "NC1HWC0"} : tensor<1x6x4x4xf32> -> tensor<1x1x4x4x8xf32>
+  func.return %b : tensor<1x1x4x4x8xf32>
+}

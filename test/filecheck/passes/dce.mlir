@@ -4,7 +4,7 @@
 // CHECK-LABEL: func.func @dead
 // CHECK-NEXT:    %[[W:.*]] = ge.const dense<1.000000e+00> : tensor<4xf32>
 // CHECK-NEXT:    %[[A:.*]] = ge.add %x, %[[W]]
-// CHECK-NEXT:    func.return %[[A]]
+// CHECK-NEXT:    func.return %[[A]] :
 // CHECK-NOT:     ge.mul
 func.func @dead(%x: tensor<4xf32>) -> tensor<4xf32> {
   %w = ge.const dense<1.0> : tensor<4xf32>

@@ -7,7 +7,7 @@
 // CHECK-DAG:     %[[B:.*]] = ge.const dense<[4.500000e+00, 3.000000e+00]> : tensor<2xf32>
 // CHECK:         %[[Y:.*]] = ge.conv2d %x, %[[W]], %[[B]]
 // CHECK-NOT:     ge.batch_norm
-// CHECK:         func.return %[[Y]]
+// CHECK:         func.return %[[Y]] :
 func.func @conv_bias_bn(%x: tensor<1x1x4x4xf32>) -> tensor<1x2x4x4xf32> {
   %w = ge.const dense<[[[[1.0]]], [[[2.0]]]]> : tensor<2x1x1x1xf32>
   %b = ge.const dense<[3.0, 4.0]> : tensor<2xf32>

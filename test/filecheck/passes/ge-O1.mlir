@@ -5,7 +5,7 @@
 // CHECK:       %[[C:.*]] = ge.conv2d
 // CHECK-NEXT:  %[[B:.*]] = ge.batch_norm %[[C]]
 // CHECK-NEXT:  %[[R:.*]] = ge.relu %[[B]]
-// CHECK-NEXT:  func.return %[[R]]
+// CHECK-NEXT:  func.return %[[R]] :
 func.func @main(%x: tensor<1x1x4x4xf32>) -> tensor<1x2x4x4xf32> {
   %w = ge.const dense<[[[[1.0]]], [[[2.0]]]]> : tensor<2x1x1x1xf32>
   %s = ge.const dense<[4.0, 6.0]> : tensor<2xf32>

@@ -5,7 +5,7 @@
 // CHECK-NOT:   ge.batch_norm
 // CHECK:       %[[C:.*]] = ge.conv2d %x
 // CHECK-NEXT:  %[[R:.*]] = ge.relu %[[C]]
-// CHECK-NEXT:  func.return %[[R]]
+// CHECK-NEXT:  func.return %[[R]] :
 // DISABLED:    ge.batch_norm
 func.func @main(%x: tensor<1x1x4x4xf32>) -> tensor<1x2x4x4xf32> {
   %w = ge.const dense<[[[[1.0]]], [[[2.0]]]]> : tensor<2x1x1x1xf32>

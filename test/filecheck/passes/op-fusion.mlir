@@ -9,7 +9,7 @@
 // CHECK-NEXT:      %[[R:.*]] = ge.relu %[[V]]
 // CHECK-NEXT:      ge.yield %[[R]]
 // CHECK-NEXT:    }
-// CHECK-NEXT:    func.return %[[F]]
+// CHECK-NEXT:    func.return %[[F]] :
 func.func @conv_relu(%x: tensor<1x1x4x4xf32>) -> tensor<1x2x4x4xf32> {
   %w = ge.const dense<1.0> : tensor<2x1x1x1xf32>
   %b = ge.const dense<0.5> : tensor<2xf32>
