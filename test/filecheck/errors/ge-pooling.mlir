@@ -66,7 +66,7 @@ func.func @adaptive_rank(%x: tensor<7x7xf32>) -> tensor<1x1xf32> {
 
 // -----
 
-// CHECK: {{^}}ge.adaptive_avg_pool2d: expects a 3-D or 4-D input and 2 output sizes, got 1x4x7x7 and 3 sizes{{$}}
+// CHECK: {{^}}ge.adaptive_avg_pool2d: expects a 3-D, 4-D or NC1HWC0 input and 2 output sizes, got 1x4x7x7 and 3 sizes{{$}}
 func.func @adaptive_sizes(%x: tensor<1x4x7x7xf32>) -> tensor<1x4x1x1xf32> {
   %y = ge.adaptive_avg_pool2d %x {output_size = array<i64: 1, 1, 1>} : tensor<1x4x7x7xf32> -> tensor<1x4x1x1xf32>
   func.return %y : tensor<1x4x1x1xf32>
