@@ -20,11 +20,39 @@ class InputError(ValueError):
     """The caller passed inputs that do not match the graph's signature."""
 
 
+def _results(op: Operation, values: list[torch.Tensor]):
+    """A region's yielded values in the calling convention of kernels."""
+    return values if len(op.results) != 1 else values[0]
+
+
+def _fused(op: ge.FusedOp) -> kernels.Kernel:
+    body = BlockProgram(op.body.block)
+    return body if len(op.outputs) > 1 else (lambda *args: body(*args)[0])
+
+
+def _if(op: ge.IfOp) -> kernels.Kernel:
+    branches = (BlockProgram(op.else_region.block), BlockProgram(op.then_region.block))
+    return lambda cond, *args: _results(op, branches[bool(cond)](*args))
+
+
+def _while(op: ge.WhileOp) -> kernels.Kernel:
+    cond, body = BlockProgram(op.cond_region.block), BlockProgram(op.body_region.block)
+
+    def run(*args: torch.Tensor):
+        while bool(cond(*args)[0]):
+            args = body(*args)
+        return _results(op, list(args))
+
+    return run
+
+
+# Ops with regions compile their regions into BlockPrograms; the rest use KERNELS.
+REGION_KERNELS = {ge.FusedOp: _fused, ge.IfOp: _if, ge.WhileOp: _while}
+
+
 def compile_op(op: Operation) -> kernels.Kernel:
-    if isinstance(op, ge.FusedOp):
-        body = BlockProgram(op.body.block)
-        return body if len(op.outputs) > 1 else (lambda *args: body(*args)[0])
-    return kernels.prepare(op)
+    preparer = REGION_KERNELS.get(type(op))
+    return preparer(op) if preparer else kernels.prepare(op)
 
 
 class BlockProgram:

@@ -323,13 +323,13 @@ def test_all_unsupported_ops_reported_at_once():
     assert "aten.cumsum.default x2" in msg and "first at node 'cumsum'" in msg
 
 
-def test_transposed_conv_is_rejected_with_reason():
-    model = nn.Sequential(nn.ConvTranspose2d(4, 2, 2, stride=2))
-    with pytest.raises(UnsupportedOpError, match="transposed convolution") as info:
+def test_op_inside_a_torch_module_is_located_by_module_path():
+    model = nn.Sequential(nn.Conv2d(4, 4, 1), nn.Unfold(2))
+    with pytest.raises(UnsupportedOpError, match="no GE mapping") as info:
         import_module(model, (torch.randn(1, 4, 4, 4),))
-    assert info.value.ops[0].op == "aten.convolution.default"
+    assert info.value.ops[0].op.startswith("aten.")
     # The source line is inside torch, so the module path stands in for it.
-    assert "in module '0' (ConvTranspose2d)" in str(info.value)
+    assert "in module '1' (Unfold)" in str(info.value)
 
 
 class DataDependent(nn.Module):
@@ -348,13 +348,22 @@ def test_export_failure_is_one_clear_line():
     assert info.value.__cause__ is not None  # the original error stays chained
 
 
-def test_non_float_input_is_a_clear_error():
-    class Index(nn.Module):
-        def forward(self, x, i):
-            return x + i
+class AddIndex(nn.Module):
+    def forward(self, x, i):
+        return x + i
 
-    with pytest.raises(GEImportError, match="input 'i' has dtype torch.int64"):
-        import_module(Index(), (torch.randn(3), torch.arange(3)))
+
+def test_integer_input_is_promoted_with_an_explicit_cast():
+    x, i = torch.randn(3), torch.arange(3)
+    module = import_module(AddIndex(), (x, i))
+    module.verify()
+    assert "ge.cast %i : tensor<3xi64> -> tensor<3xf32>" in str(module)
+    assert_matches_torch(module, AddIndex(), x, i)
+
+
+def test_unsupported_input_dtype_is_a_clear_error():
+    with pytest.raises(GEImportError, match="input 'i' has dtype torch.uint8; GE supports"):
+        import_module(AddIndex(), (torch.randn(3), torch.arange(3, dtype=torch.uint8)))
 
 
 def test_non_tensor_output_is_a_clear_error():
