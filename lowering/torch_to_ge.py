@@ -61,6 +61,7 @@ from lowering.aten import control
 from lowering.aten.common import (
     ELEMENT_TYPES,
     GEImportError,
+    NotImported,
     Unsupported,
     Weight,
     element_type,
@@ -87,7 +88,8 @@ class UnsupportedOpError(GEImportError):
                  f"op{'s' if len(self.ops) != 1 else ''} ({total} node"
                  f"{'s' if total != 1 else ''}):"]
         lines += [f"  - {op}" for op in self.ops]
-        example = self.ops[0].op.rsplit(".", 1)[0] if self.ops else "aten.op"
+        named = [op.op for op in self.ops if op.op.count(".") >= 2]
+        example = named[0].rsplit(".", 1)[0] if named else "aten.op"
         lines.append(f"To run them anyway, {CUSTOM_OP_HINT}: for example "
                      f"@npu_graph.custom_op(\"{example}\") over a function that takes the "
                      "op's tensors (and its other arguments as keywords) and returns "
@@ -315,6 +317,8 @@ class _GraphImporter:
             return self.weights[v]
         if isinstance(v, (int, float)) and not isinstance(v, bool):
             return self.scalar(v)
+        if isinstance(v, NotImported):
+            raise Unsupported(v.reason)
         raise Unsupported(f"operand {arg} is a {type(v).__name__}, not a tensor")
 
     def typed(self, arg: Any, dtype: torch.dtype | None = None) -> SSAValue:
@@ -328,6 +332,10 @@ class _GraphImporter:
         if ge.element_type(value.type) == want:
             return value
         return self.emit(ge.CastOp(value, want), "cast")
+
+    def is_computed(self, raw: Any) -> bool:
+        """True for an SSA value (as opposed to a constant or a Python value)."""
+        return isinstance(raw, SSAValue)
 
     def example(self, arg: Any) -> Any:
         """A tensor or number with `arg`'s dtype, for torch.result_type."""

@@ -73,6 +73,7 @@ class BlockProgram:
                 outs.append(slot[result])
             self.steps.append((compile_op(op), ins, outs))
         self.num_slots = len(slot)
+        self.slot_values: list[SSAValue] = list(slot)  # slots are numbered in insertion order
         self.frees = self._last_uses()
 
     def _last_uses(self) -> list[list[int]]:
@@ -89,7 +90,13 @@ class BlockProgram:
         return frees
 
     def __call__(self, *args: torch.Tensor) -> list[torch.Tensor]:
+        return self.run(args)
+
+    def run(self, args, shapes: dict[SSAValue, tuple] | None = None) -> list[torch.Tensor]:
+        """Run the block; if `shapes` is given, record every value's concrete shape."""
         env: list = list(args) + [None] * (self.num_slots - len(args))
+        if shapes is not None:
+            shapes.update((self.slot_values[i], tuple(a.shape)) for i, a in enumerate(args))
         for (kernel, ins, outs), frees in zip(self.steps, self.frees):
             result = kernel(*[env[s] for s in ins])
             if len(outs) == 1:
@@ -97,6 +104,8 @@ class BlockProgram:
             else:
                 for s, value in zip(outs, result):
                     env[s] = value
+            if shapes is not None:
+                shapes.update((self.slot_values[s], tuple(env[s].shape)) for s in outs)
             for s in frees:
                 env[s] = None
         return [env[s] for s in self.outputs]

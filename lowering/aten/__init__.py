@@ -152,6 +152,14 @@ ATEN_TO_GE: dict[Any, Builder] = {
     aten.hardsigmoid.default: math.unary(ge.HardsigmoidOp),
     aten.masked_fill.Scalar: math.masked_fill,
     aten.to.dtype: math.to_copy,
+    aten.zeros.default: math.create,
+    aten.ones.default: math.create,
+    aten.zeros_like.default: math.filled_like(0.0),
+    aten.ones_like.default: math.filled_like(1.0),
+    aten.tril.default: math.fold,                           # of constants only
+    aten.triu.default: math.fold,
+    aten.chunk.default: shape.chunk,
+    aten.scaled_dot_product_attention.default: nn.scaled_dot_product_attention,
 }
 
 # Why some ops without an entry show up, so the user knows what to change.

@@ -46,6 +46,13 @@ class Weight:
     splat: bool = False  # a filled tensor (torch.full, ...): store one element
 
 
+@dataclass(frozen=True)
+class NotImported:
+    """An output GE does not compute (e.g. max-pool indices); reading it is unsupported."""
+
+    reason: str
+
+
 class Symbolic:
     """A symbolic integer (sym_size and arithmetic on it); sizes are read from node metadata."""
 

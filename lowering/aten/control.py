@@ -12,6 +12,7 @@ from ge_dialect import ge, shapes
 from lowering.aten.common import (
     SYMBOLIC,
     GEImportError,
+    NotImported,
     Unsupported,
     Value,
     Weight,
@@ -33,9 +34,9 @@ def symbolic(g, a) -> Value:
 def getitem(g, a) -> Value:
     parent, index = a[0], a[1]
     out = g.raw(parent)[index]
-    if out is None:
-        raise Unsupported(f"output {index} of {g.op_name(parent.target)} is used; "
-                          "GE imports only its output 0")
+    if out is None:  # fine unless something reads it (training IR keeps dead getitems)
+        return NotImported(f"output {index} of {g.op_name(parent.target)} is used; "
+                           "GE imports only its output 0")
     return out
 
 

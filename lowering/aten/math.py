@@ -128,6 +128,16 @@ def create(g, a) -> Value:
     return Weight(tensor, g.node.name, splat=splat)
 
 
+def fold(g, a) -> Value:
+    """An op on constants only (tril of a mask, ...): computed now, kept as a constant."""
+    args = [g.raw(x) for x in g.node.args]
+    if any(g.is_computed(x) for x in args):
+        raise Unsupported("only supported on constants, and an input is computed")
+    tensor = g.node.target(*[x.tensor if isinstance(x, Weight) else x for x in args],
+                           **g.node.kwargs)
+    return Weight(tensor, g.node.name)
+
+
 def full_like(g, a) -> Value:
     """A splat constant when the shape is static; ge.full_like when it is not."""
     val = out_meta(g)
@@ -136,6 +146,11 @@ def full_like(g, a) -> Value:
                       g.node.name, splat=val.numel() > 1)
     return g.emit(ge.FullLikeOp(g.value(a["self"]), float(a["fill_value"]),
                                 element_type(val.dtype)))
+
+
+def filled_like(value: float) -> Builder:
+    """zeros_like / ones_like."""
+    return lambda g, a: full_like(g, {**a, "fill_value": value})
 
 
 def reduction(op_cls: type[ge.ReductionOp]) -> Builder:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import torch
 
 from ge_dialect import ge
@@ -108,6 +110,34 @@ def dropout(g, a) -> Value:
         raise Unsupported("dropout in training mode; call model.eval() first")
     x = g.raw(a["input"])
     return (x, None) if isinstance(meta(g.node), (tuple, list)) else x
+
+
+def scaled_dot_product_attention(g, a) -> Value:
+    """softmax(q @ k^T * scale + mask) @ v, decomposed as core ATen does; the
+    training IR keeps it as one op."""
+    if a["dropout_p"] or a.get("enable_gqa"):
+        raise Unsupported("attention with dropout or grouped-query heads")
+    q, k, v = g.typed(a["query"]), g.typed(a["key"]), g.typed(a["value"])
+    rank = len(ge.shape_of(k))
+    kt = g.emit(ge.TransposeOp(k, list(range(rank - 2)) + [rank - 1, rank - 2]), "kt")
+    att = g.emit(ge.MatMulOp(q, kt), "qk")
+    scale = a["scale"] if a["scale"] is not None else 1 / math.sqrt(meta(a["query"]).shape[-1])
+    att = g.emit(ge.MulOp(att, g.scalar(scale, att)), "scaled")
+    masks = [a["attn_mask"]] if a["attn_mask"] is not None else []
+    if a["is_causal"]:
+        length, source = meta(a["query"]).shape[-2], meta(a["key"]).shape[-2]
+        if not (isinstance(length, int) and isinstance(source, int)):
+            raise Unsupported("causal attention over a dynamic sequence length")
+        masks.append(Weight(torch.ones(length, source, dtype=torch.bool).tril(),
+                            f"{g.value_name()}_causal"))
+    for mask in masks:
+        m = g.value(mask)
+        if ge.element_type(m.type) == ge.i1:
+            att = g.emit(ge.WhereOp(m, att, g.scalar(float("-inf"), att)), "masked")
+        else:
+            att = g.emit(ge.AddOp(att, g.typed(mask)), "masked")
+    probs = g.emit(ge.SoftmaxOp(att, -1), "softmax")
+    return g.emit(ge.MatMulOp(probs, v))
 
 
 # ---- matrix products

@@ -146,6 +146,10 @@ def split(g, a) -> Value:
     return split_with_sizes(g, {"self": a["self"], "split_sizes": sizes, "dim": a["dim"]})
 
 
+def chunk(g, a) -> Value:
+    return split(g, {"self": a["self"], "dim": a["dim"]})
+
+
 def cat(g, a) -> Value:
     inputs = [g.typed(x) for x in a["tensors"]]
     return g.emit(ge.ConcatOp(inputs, a["dim"]))
