@@ -13,7 +13,6 @@ from lowering.aten.common import (
     element_type,
     is_static,
     out_meta,
-    static_shape,
 )
 
 

@@ -5,7 +5,7 @@ import torch
 from torch import nn
 
 from test.models.common import randomize_batch_norm
-from test.models.resnet_block import BasicBlock
+from test.models.resnet_block import BasicBlock, shortcut
 
 
 class Bottleneck(nn.Module):
@@ -23,11 +23,7 @@ class Bottleneck(nn.Module):
         self.conv3 = nn.Conv2d(width, out_channels, 1, bias=False)
         self.bn3 = nn.BatchNorm2d(out_channels)
         self.relu = nn.ReLU()
-        self.downsample = None
-        if stride != 1 or in_channels != out_channels:
-            self.downsample = nn.Sequential(
-                nn.Conv2d(in_channels, out_channels, 1, stride=stride, bias=False),
-                nn.BatchNorm2d(out_channels))
+        self.downsample = shortcut(in_channels, out_channels, stride)
 
     def forward(self, x):
         identity = x if self.downsample is None else self.downsample(x)
@@ -53,10 +49,7 @@ class ResNet(nn.Module):
             blocks = []
             for j in range(n):
                 stride = 2 if i > 0 and j == 0 else 1
-                if block is BasicBlock:
-                    blocks.append(BasicBlock(channels, stage_width, stride))
-                else:
-                    blocks.append(block(channels, stage_width, stride))
+                blocks.append(block(channels, stage_width, stride))
                 channels = stage_width * expansion
             stages.append(nn.Sequential(*blocks))
         self.layer1, self.layer2, self.layer3, self.layer4 = stages

@@ -9,15 +9,8 @@ from lowering.torch_to_ge import import_module
 from npu_graph.compiler import lower, optimize
 from runtime.executor import Executable
 from runtime.reference import evaluate
+from test.helpers import TOL, assert_all_close, eager
 from test.models import ZOO
-
-TOL = dict(rtol=1e-4, atol=1e-4)
-
-
-def eager(model, *inputs):
-    with torch.no_grad():
-        return model(*inputs)
-
 
 @pytest.fixture(scope="module")
 def cond_case():
@@ -42,8 +35,8 @@ def test_cond_runs_the_branch_its_input_selects(cond_case, sign):
     model, module, executable = cond_case
     x = sign * torch.rand(1, 4, 8, 8)
     expected = eager(model, x)
-    torch.testing.assert_close(evaluate(module, x)[0], expected, **TOL)
-    torch.testing.assert_close(executable.run(x)[0], expected, **TOL)
+    assert_all_close(evaluate(module, x), expected)
+    assert_all_close(executable.run(x), expected)
 
 
 def test_cond_branches_really_differ(cond_case):
@@ -75,10 +68,10 @@ def test_while_loop_runs_n_iterations(while_case, n):
     model, module, executable = while_case
     x, count = torch.randn(2, 8), torch.tensor(n)
     expected = eager(model, x, count)
-    torch.testing.assert_close(evaluate(module, x, count)[0], expected, **TOL)
-    torch.testing.assert_close(executable.run(x, count)[0], expected, **TOL)
+    assert_all_close(evaluate(module, x, count), expected)
+    assert_all_close(executable.run(x, count), expected)
     if n == 0:
-        torch.testing.assert_close(expected, x)
+        assert_all_close(expected, (x,))
 
 
 def test_while_loop_ir(while_case):

@@ -12,9 +12,9 @@ from npu_graph.compiler import lower, optimize
 from runtime.custom_ops import CustomOpError, lookup, unregister
 from runtime.executor import Executable
 from runtime.reference import evaluate
+from test.helpers import TOL
 from test.models import ZOO
 
-TOL = dict(rtol=1e-4, atol=1e-4)
 
 
 class Cumsum(nn.Module):

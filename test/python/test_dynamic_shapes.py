@@ -10,15 +10,8 @@ from lowering.torch_to_ge import import_module
 from npu_graph.compiler import lower, optimize
 from runtime.executor import Executable
 from runtime.reference import evaluate
+from test.helpers import assert_all_close, eager
 from test.models import ZOO, dynamic_shapes
-
-TOL = dict(rtol=1e-4, atol=1e-4)
-
-
-def eager(model, *inputs):
-    with torch.no_grad():
-        return model(*inputs)
-
 
 @pytest.fixture(scope="module")
 def dynamic_batch():
@@ -36,7 +29,7 @@ def test_dynamic_batch_imports_as_question_mark(dynamic_batch):
 def test_reference_evaluator_runs_any_batch(dynamic_batch, batch):
     model, module = dynamic_batch
     x = torch.randn(batch, 3, 16, 16)
-    torch.testing.assert_close(evaluate(module, x)[0], eager(model, x), **TOL)
+    assert_all_close(evaluate(module, x), eager(model, x))
 
 
 def test_compiled_once_runs_at_batch_1_3_8(dynamic_batch):
@@ -48,8 +41,7 @@ def test_compiled_once_runs_at_batch_1_3_8(dynamic_batch):
     memory = {}
     for batch in (1, 3, 8, 3, 1):
         x = torch.randn(batch, 3, 16, 16)
-        (y,) = executable.run(x)
-        torch.testing.assert_close(y, eager(model, x), **TOL)
+        assert_all_close(executable.run(x), eager(model, x))
         memory[batch] = executable.stats["memory_usage"]
         assert executable.stats["execution_time"] > 0
     # One plan per input shape, reused; the kernels prepared at load served all sizes.
@@ -74,7 +66,7 @@ def test_cached_plan_really_holds_the_buffers(dynamic_batch):
     out_view = dict(plan.views)[out_slot]
     assert torch.equal(out_view, y)
     plan.arena.zero_()  # the arena is scratch: the next run rewrites every buffer
-    torch.testing.assert_close(executable.run(x)[0], eager(model, x), **TOL)
+    assert_all_close(executable.run(x), eager(model, x))
 
 
 def test_dynamic_batch_transformer():
@@ -87,6 +79,5 @@ def test_dynamic_batch_transformer():
     for b in (1, 3):
         inputs = (torch.randint(0, 100, (b, 12)), torch.ones(b, 12, dtype=torch.int64))
         expected = eager(model, *inputs)
-        for got in (evaluate(module, *inputs), executable.run(*inputs)):
-            for g, e in zip(got, expected):
-                torch.testing.assert_close(g, e, **TOL)
+        assert_all_close(evaluate(module, *inputs), expected)
+        assert_all_close(executable.run(*inputs), expected)

@@ -5,16 +5,15 @@ optimize + lower-to-ascend. ResNet-50 is imported once, at full size."""
 from collections import Counter
 
 import pytest
-import torch
 
 from ge_dialect import ge
 from lowering.torch_to_ge import import_module
 from npu_graph.compiler import lower, optimize
 from runtime.executor import Executable
 from runtime.reference import evaluate
+from test.helpers import assert_all_close, eager
 from test.models import ZOO, dynamic_shapes
 
-TOL = dict(rtol=1e-4, atol=1e-4)
 SMALL = sorted(name for name in ZOO if name != "resnet50")
 
 # Ops each model must exercise, so a zoo entry keeps testing what it was added for.
@@ -39,18 +38,6 @@ EXPECTED_OPS = {
 GELU_MODES = {"bert": {"none"}, "gpt2": {"tanh"}}
 
 
-def eager(model, inputs):
-    with torch.no_grad():
-        out = model(*inputs)
-    return out if isinstance(out, tuple) else (out,)
-
-
-def assert_all_close(got, expected):
-    assert len(got) == len(expected)
-    for g, e in zip(got, expected):
-        torch.testing.assert_close(g, e, **TOL)
-
-
 @pytest.fixture(scope="module", params=SMALL)
 def case(request):
     model, inputs = ZOO[request.param]()
@@ -65,13 +52,13 @@ def test_imports_verifies_and_matches_eager(case):
     assert EXPECTED_OPS.get(name, set()) <= set(ops), f"{name} lacks {EXPECTED_OPS[name] - set(ops)}"
     gelus = {op.approximate.data for op in module.walk() if isinstance(op, ge.GeluOp)}
     assert gelus == GELU_MODES.get(name, gelus)
-    assert_all_close(evaluate(module, *inputs), eager(model, inputs))
+    assert_all_close(evaluate(module, *inputs), eager(model, *inputs))
 
 
 def test_compiles_and_runs_on_the_runtime(case):
     name, model, inputs, module = case
     executable = Executable(lower(optimize(module.clone())))
-    assert_all_close(executable.run(*inputs), eager(model, inputs))
+    assert_all_close(executable.run(*inputs), eager(model, *inputs))
 
 
 def test_resnet50_full_size():
@@ -83,7 +70,7 @@ def test_resnet50_full_size():
     assert len(convs) == 53  # stem + 16 bottlenecks x 3 + 4 downsamples
     params = sum(p.numel() for p in model.parameters())
     assert 25_000_000 < params < 26_000_000
-    expected = eager(model, inputs)
+    expected = eager(model, *inputs)
     assert_all_close(evaluate(module, *inputs), expected)
     executable = Executable(lower(optimize(module)))
     assert_all_close(executable.run(*inputs), expected)
