@@ -3,7 +3,9 @@
 After `lower-to-ascend` a graph is a `func.func` whose values are memrefs:
 graph inputs are arguments, weights are `ascend.weight`, and every
 intermediate is an `ascend.buffer`, a view of the function's single arena
-(`ascend.arena_size`, bytes) at an explicit byte offset. Each `ascend.task`
+(`ascend.arena_size`, bytes) at an explicit byte offset. Intermediates whose
+shape has `?` dims are `ascend.dyn_buffer`s, which the executor places per
+concrete input shape (see runtime/executor.py). Each `ascend.task`
 reads its `ins`, computes its body (plain GE ops on tensors, ended by
 `ge.yield`) and writes the yielded tensors into its `outs`. Streams order
 tasks; `ascend.record_event` / `ascend.wait_event` order them across streams.
@@ -43,6 +45,12 @@ from ge_dialect.ge import YieldOp
 
 AnyMemRef = base(MemRefType)
 ARENA_SIZE = "ascend.arena_size"
+MEM_ALIGN = 512  # bytes; GE's MEM_ALIGN_SIZE
+
+
+def align(n: int, to: int = MEM_ALIGN) -> int:
+    return -(-n // to) * to
+
 UNITS = ("cube", "vector", "aicpu")
 
 
@@ -124,6 +132,28 @@ class BufferOp(IRDLOperation):
             raise VerifyException(
                 f"ascend.buffer: bytes [{start}, {start + self.nbytes}) exceed the arena "
                 f"of {size} bytes")
+
+
+@irdl_op_definition
+class DynBufferOp(IRDLOperation):
+    """A buffer whose shape has `?` dims, so it has no static offset: the executor
+    places it, per concrete input shape, in an arena of its own after the static one.
+
+        %b = ascend.dyn_buffer : memref<?x64x56x56xf32>
+    """
+
+    name = "ascend.dyn_buffer"
+    output = result_def(AnyMemRef)
+    traits = traits_def(Pure())
+    assembly_format = "attr-dict `:` type($output)"
+
+    def __init__(self, type: MemRefType):
+        super().__init__(result_types=[type])
+
+    def verify_(self) -> None:
+        if all(d >= 0 for d in self.output.type.get_shape()):
+            raise VerifyException("ascend.dyn_buffer: the shape is static; use ascend.buffer "
+                                  "with an offset in the static arena")
 
 
 @irdl_op_definition
@@ -224,6 +254,6 @@ class WaitEventOp(EventOp):
 
 Ascend = Dialect(
     "ascend",
-    [WeightOp, BufferOp, TaskOp, RecordEventOp, WaitEventOp],
+    [WeightOp, BufferOp, DynBufferOp, TaskOp, RecordEventOp, WaitEventOp],
     [],
 )

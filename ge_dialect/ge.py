@@ -19,9 +19,11 @@ from xdsl.dialects.builtin import (
     BoolAttr,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
+    DictionaryAttr,
     FloatAttr,
     Float64Type,
     IntegerAttr,
+    IntegerType,
     I64,
     StringAttr,
     TensorType,
@@ -42,6 +44,7 @@ from xdsl.irdl import (
     irdl_op_definition,
     operand_def,
     opt_operand_def,
+    opt_prop_def,
     prop_def,
     region_def,
     result_def,
@@ -63,6 +66,7 @@ from ge_dialect.shapes import Shape, ShapeError
 
 AnyTensor = base(TensorType)
 I64Array = DenseArrayBase.constr(i64)
+F64Array = DenseArrayBase.constr(f64)
 
 
 def i64_array(values: Sequence[int]) -> DenseArrayBase:
@@ -95,6 +99,24 @@ def shape_of(value: SSAValue) -> Shape:
     return value.type.get_shape()
 
 
+def element_type(t: Attribute) -> Attribute:
+    assert isinstance(t, TensorType)
+    return t.element_type
+
+
+def is_integer(t: Attribute) -> bool:
+    """An integer element type that is not a boolean (i1)."""
+    return isinstance(t, IntegerType) and t.width.data > 1
+
+
+def check_element_type(op: IRDLOperation, value: SSAValue, ok: bool, wanted: str,
+                       what: str) -> None:
+    """Raise the standard diagnostic when `value`'s element type is not `ok`."""
+    if not ok:
+        raise VerifyException(f"{op.name}: {what} must have {wanted} elements, got "
+                              f"{element_type(value.type)}")
+
+
 class GEOp(IRDLOperation):
     """Base of shape-inferring GE ops.
 
@@ -107,15 +129,20 @@ class GEOp(IRDLOperation):
     def infer_shape(self) -> Shape | None:
         return None
 
+    def verify_element_types(self) -> None:
+        """By default every operand has the result's element type; ops that mix
+        types (compare, where, cast, embedding, ...) override this."""
+        result = element_type(self.results[0].type)
+        for operand in self.operands:
+            if element_type(operand.type) != result:
+                raise VerifyException(
+                    f"{self.name}: operand element type {element_type(operand.type)} "
+                    f"differs from result element type {result}")
+
     def verify_(self) -> None:
         result = self.results[0].type
         assert isinstance(result, TensorType)
-        for operand in self.operands:
-            assert isinstance(operand.type, TensorType)
-            if operand.type.element_type != result.element_type:
-                raise VerifyException(
-                    f"{self.name}: operand element type {operand.type.element_type} "
-                    f"differs from result element type {result.element_type}")
+        self.verify_element_types()
         try:
             inferred = self.infer_shape()
         except ShapeError as e:
@@ -221,6 +248,392 @@ class MulOp(BinaryElementwiseOp):
     traits = traits_def(Pure(), Canonicalized())
 
 
+@irdl_op_definition
+class SigmoidOp(UnaryElementwiseOp):
+    """1 / (1 + exp(-x)).
+
+        %y = ge.sigmoid %x : tensor<2x8xf32>
+    """
+
+    name = "ge.sigmoid"
+
+
+@irdl_op_definition
+class TanhOp(UnaryElementwiseOp):
+    """Hyperbolic tangent.
+
+        %y = ge.tanh %x : tensor<2x8xf32>
+    """
+
+    name = "ge.tanh"
+
+
+@irdl_op_definition
+class ExpOp(UnaryElementwiseOp):
+    """e ** x.
+
+        %y = ge.exp %x : tensor<2x8xf32>
+    """
+
+    name = "ge.exp"
+
+
+@irdl_op_definition
+class LogOp(UnaryElementwiseOp):
+    """Natural logarithm.
+
+        %y = ge.log %x : tensor<2x8xf32>
+    """
+
+    name = "ge.log"
+
+
+@irdl_op_definition
+class SqrtOp(UnaryElementwiseOp):
+    """Square root.
+
+        %y = ge.sqrt %x : tensor<2x8xf32>
+    """
+
+    name = "ge.sqrt"
+
+
+@irdl_op_definition
+class RsqrtOp(UnaryElementwiseOp):
+    """1 / sqrt(x).
+
+        %y = ge.rsqrt %x : tensor<2x8xf32>
+    """
+
+    name = "ge.rsqrt"
+
+
+@irdl_op_definition
+class NegOp(UnaryElementwiseOp):
+    """-x.
+
+        %y = ge.neg %x : tensor<2x8xf32>
+    """
+
+    name = "ge.neg"
+
+
+@irdl_op_definition
+class AbsOp(UnaryElementwiseOp):
+    """|x|.
+
+        %y = ge.abs %x : tensor<2x8xf32>
+    """
+
+    name = "ge.abs"
+
+
+@irdl_op_definition
+class ErfOp(UnaryElementwiseOp):
+    """The Gauss error function (exact GELU decomposes to it).
+
+        %y = ge.erf %x : tensor<2x8xf32>
+    """
+
+    name = "ge.erf"
+
+
+@irdl_op_definition
+class SiluOp(UnaryElementwiseOp):
+    """x * sigmoid(x) (a.k.a. swish).
+
+        %y = ge.silu %x : tensor<1x32x8x8xf32>
+    """
+
+    name = "ge.silu"
+
+
+@irdl_op_definition
+class HardswishOp(UnaryElementwiseOp):
+    """x * relu6(x + 3) / 6 (MobileNetV3).
+
+        %y = ge.hardswish %x : tensor<1x16x8x8xf32>
+    """
+
+    name = "ge.hardswish"
+
+
+@irdl_op_definition
+class HardsigmoidOp(UnaryElementwiseOp):
+    """relu6(x + 3) / 6 (MobileNetV3 squeeze-excite gates).
+
+        %y = ge.hardsigmoid %x : tensor<1x16x1x1xf32>
+    """
+
+    name = "ge.hardsigmoid"
+
+
+@irdl_op_definition
+class LogicalNotOp(UnaryElementwiseOp):
+    """Boolean not, on i1 tensors.
+
+        %y = ge.logical_not %m : tensor<4x4xi1>
+    """
+
+    name = "ge.logical_not"
+
+    def verify_element_types(self) -> None:
+        check_element_type(self, self.input, element_type(self.input.type) == i1, "i1",
+                           "input")
+
+
+@irdl_op_definition
+class GeluOp(UnaryElementwiseOp):
+    """Gaussian error linear unit; `approximate` is "none" (erf) or "tanh".
+
+        %y = ge.gelu %x {approximate = "tanh"} : tensor<2x8x64xf32>
+    """
+
+    name = "ge.gelu"
+    approximate = prop_def(StringAttr)
+    irdl_options = (ParsePropInAttrDict(),)
+    APPROXIMATIONS: ClassVar = ("none", "tanh")
+
+    def __init__(self, input: SSAValue, approximate: str = "none"):
+        IRDLOperation.__init__(self, operands=[input], result_types=[input.type],
+                               properties={"approximate": StringAttr(approximate)})
+
+    def infer_shape(self) -> Shape | None:
+        if self.approximate.data not in self.APPROXIMATIONS:
+            raise ShapeError(f"approximate must be one of {', '.join(self.APPROXIMATIONS)}, "
+                             f"got '{self.approximate.data}'")
+        return None
+
+
+@irdl_op_definition
+class ClampOp(UnaryElementwiseOp):
+    """min(max(x, min), max); either bound may be absent. relu6 is clamp(0, 6).
+
+        %y = ge.clamp %x {min = 0.0 : f64, max = 6.0 : f64} : tensor<1x32x8x8xf32>
+    """
+
+    name = "ge.clamp"
+    min = opt_prop_def(FloatAttr[Float64Type])
+    max = opt_prop_def(FloatAttr[Float64Type])
+    irdl_options = (ParsePropInAttrDict(),)
+
+    def __init__(self, input: SSAValue, min: float | None = None, max: float | None = None):
+        props = {k: FloatAttr(v, f64) for k, v in (("min", min), ("max", max)) if v is not None}
+        IRDLOperation.__init__(self, operands=[input], result_types=[input.type],
+                               properties=props)
+
+    def infer_shape(self) -> Shape | None:
+        if self.min is None and self.max is None:
+            raise ShapeError("at least one of min and max must be given")
+        if (self.min is not None and self.max is not None
+                and self.min.value.data > self.max.value.data):
+            raise ShapeError(f"min {self.min.value.data} is greater than max "
+                             f"{self.max.value.data}")
+        return None
+
+
+@irdl_op_definition
+class SubOp(BinaryElementwiseOp):
+    """Broadcasting x - y.
+
+        %z = ge.sub %x, %y : tensor<4x8xf32>, tensor<8xf32> -> tensor<4x8xf32>
+    """
+
+    name = "ge.sub"
+
+
+@irdl_op_definition
+class DivOp(BinaryElementwiseOp):
+    """Broadcasting true division x / y.
+
+        %z = ge.div %x, %s : tensor<4x8xf32>, tensor<f32> -> tensor<4x8xf32>
+    """
+
+    name = "ge.div"
+
+
+@irdl_op_definition
+class PowOp(BinaryElementwiseOp):
+    """Broadcasting x ** y.
+
+        %z = ge.pow %x, %two : tensor<4x8xf32>, tensor<f32> -> tensor<4x8xf32>
+    """
+
+    name = "ge.pow"
+
+
+@irdl_op_definition
+class MaximumOp(BinaryElementwiseOp):
+    """Broadcasting elementwise max(x, y).
+
+        %z = ge.maximum %x, %y : tensor<4x8xf32>, tensor<8xf32> -> tensor<4x8xf32>
+    """
+
+    name = "ge.maximum"
+
+
+@irdl_op_definition
+class MinimumOp(BinaryElementwiseOp):
+    """Broadcasting elementwise min(x, y).
+
+        %z = ge.minimum %x, %y : tensor<4x8xf32>, tensor<8xf32> -> tensor<4x8xf32>
+    """
+
+    name = "ge.minimum"
+
+
+class LogicalBinaryOp(BinaryElementwiseOp):
+    """A broadcasting binary op on i1 tensors."""
+
+    def verify_element_types(self) -> None:
+        super().verify_element_types()
+        check_element_type(self, self.output, element_type(self.output.type) == i1, "i1",
+                           "result")
+
+
+@irdl_op_definition
+class LogicalAndOp(LogicalBinaryOp):
+    """Broadcasting boolean and, on i1 tensors.
+
+        %z = ge.logical_and %a, %b : tensor<4x4xi1>, tensor<4x4xi1> -> tensor<4x4xi1>
+    """
+
+    name = "ge.logical_and"
+
+
+@irdl_op_definition
+class LogicalOrOp(LogicalBinaryOp):
+    """Broadcasting boolean or, on i1 tensors.
+
+        %z = ge.logical_or %a, %b : tensor<4x4xi1>, tensor<4x4xi1> -> tensor<4x4xi1>
+    """
+
+    name = "ge.logical_or"
+
+
+@irdl_op_definition
+class CompareOp(BinaryElementwiseOp):
+    """Broadcasting comparison giving an i1 tensor; `predicate` is one of
+    eq, ne, lt, le, gt, ge (the ATen names).
+
+        %m = ge.compare %x, %zero {predicate = "gt"} : tensor<4x8xf32>, tensor<f32> -> tensor<4x8xi1>
+    """
+
+    name = "ge.compare"
+    predicate = prop_def(StringAttr)
+    irdl_options = (ParsePropInAttrDict(),)
+    PREDICATES: ClassVar = ("eq", "ne", "lt", "le", "gt", "ge")
+
+    def __init__(self, lhs: SSAValue, rhs: SSAValue, predicate: str):
+        shape = shapes.broadcast(shape_of(lhs), shape_of(rhs))
+        IRDLOperation.__init__(self, operands=[lhs, rhs],
+                               result_types=[TensorType(i1, list(shape))],
+                               properties={"predicate": StringAttr(predicate)})
+
+    def verify_element_types(self) -> None:
+        if element_type(self.lhs.type) != element_type(self.rhs.type):
+            raise VerifyException(f"{self.name}: operands have different element types "
+                                  f"{element_type(self.lhs.type)} and "
+                                  f"{element_type(self.rhs.type)}")
+        check_element_type(self, self.output, element_type(self.output.type) == i1, "i1",
+                           "result")
+        if self.predicate.data not in self.PREDICATES:
+            raise VerifyException(f"{self.name}: predicate must be one of "
+                                  f"{', '.join(self.PREDICATES)}, got '{self.predicate.data}'")
+
+
+@irdl_op_definition
+class WhereOp(GEOp):
+    """Broadcasting select: cond ? x : y, with an i1 condition.
+
+        %z = ge.where %m, %x, %ninf : tensor<1x1x4x4xi1>, tensor<2x4x4x4xf32>, tensor<f32>
+             -> tensor<2x4x4x4xf32>
+    """
+
+    name = "ge.where"
+    condition = operand_def(AnyTensor)
+    lhs = operand_def(AnyTensor)
+    rhs = operand_def(AnyTensor)
+    output = result_def(AnyTensor)
+    traits = traits_def(Pure())
+    assembly_format = (
+        "$condition `,` $lhs `,` $rhs attr-dict `:` type($condition) `,` type($lhs) `,` "
+        "type($rhs) `->` type($output)")
+
+    def __init__(self, condition: SSAValue, lhs: SSAValue, rhs: SSAValue):
+        shape = shapes.broadcast(shapes.broadcast(shape_of(condition), shape_of(lhs)),
+                                 shape_of(rhs))
+        super().__init__(operands=[condition, lhs, rhs],
+                         result_types=[tensor_type(lhs.type, shape)])
+
+    def verify_element_types(self) -> None:
+        check_element_type(self, self.condition, element_type(self.condition.type) == i1,
+                           "i1", "condition")
+        result = element_type(self.output.type)
+        for v in (self.lhs, self.rhs):
+            if element_type(v.type) != result:
+                raise VerifyException(f"{self.name}: operand element type "
+                                      f"{element_type(v.type)} differs from result element "
+                                      f"type {result}")
+
+    def infer_shape(self) -> Shape:
+        return shapes.broadcast(shapes.broadcast(shape_of(self.condition),
+                                                 shape_of(self.lhs)), shape_of(self.rhs))
+
+
+@irdl_op_definition
+class CastOp(GEOp):
+    """Convert elements to the result's element type (torch `.to(dtype)`).
+
+        %y = ge.cast %ids : tensor<2x8xi64> -> tensor<2x8xf32>
+    """
+
+    name = "ge.cast"
+    input = operand_def(AnyTensor)
+    output = result_def(AnyTensor)
+    traits = traits_def(Pure())
+    assembly_format = "$input attr-dict `:` type($input) `->` type($output)"
+
+    def __init__(self, input: SSAValue, element: Attribute):
+        super().__init__(operands=[input],
+                         result_types=[TensorType(element, list(shape_of(input)))])
+
+    def verify_element_types(self) -> None:
+        return None  # any element type converts to any other
+
+    def infer_shape(self) -> Shape:
+        return shape_of(self.input)
+
+
+@irdl_op_definition
+class FullLikeOp(GEOp):
+    """A tensor of the input's shape filled with `value`, in the result's element type.
+
+    Static shapes import as a splat ge.const instead; this op is for dynamic ones.
+
+        %z = ge.full_like %x {value = 0.0 : f64} : tensor<?x8xf32> -> tensor<?x8xf32>
+    """
+
+    name = "ge.full_like"
+    input = operand_def(AnyTensor)
+    output = result_def(AnyTensor)
+    value = prop_def(FloatAttr[Float64Type])
+    irdl_options = (ParsePropInAttrDict(),)
+    traits = traits_def(Pure())
+    assembly_format = "$input attr-dict `:` type($input) `->` type($output)"
+
+    def __init__(self, input: SSAValue, value: float, element: Attribute | None = None):
+        element = element or element_type(input.type)
+        super().__init__(operands=[input], properties={"value": FloatAttr(value, f64)},
+                         result_types=[TensorType(element, list(shape_of(input)))])
+
+    def verify_element_types(self) -> None:
+        return None  # only the input's shape is read
+
+    def infer_shape(self) -> Shape:
+        return shape_of(self.input)
+
+
 # --------------------------------------------------------------------------
 # Convolution and normalisation
 
@@ -314,6 +727,249 @@ class BatchNormOp(GEOp):
         return x
 
 
+@irdl_op_definition
+class ConvTranspose2dOp(GEOp):
+    """2-D transposed convolution, NCHW input, weight [in, out / groups, kh, kw].
+
+        %y = ge.conv_transpose2d %x, %w, %b {stride = array<i64: 2, 2>, padding = array<i64: 0, 0>,
+               output_padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64}
+             : tensor<1x8x4x4xf32>, tensor<8x4x2x2xf32>, tensor<4xf32> -> tensor<1x4x8x8xf32>
+    """
+
+    name = "ge.conv_transpose2d"
+    input = operand_def(AnyTensor)
+    weight = operand_def(AnyTensor)
+    bias = opt_operand_def(AnyTensor)
+    output = result_def(AnyTensor)
+    stride = prop_def(I64Array)
+    padding = prop_def(I64Array)
+    output_padding = prop_def(I64Array)
+    dilation = prop_def(I64Array)
+    groups = prop_def(IntegerAttr[I64])
+    irdl_options = (AttrSizedOperandSegments(as_property=True), ParsePropInAttrDict())
+    traits = traits_def(Pure())
+    assembly_format = (
+        "$input `,` $weight (`,` $bias^)? attr-dict `:` type($input) `,` type($weight) "
+        "(`,` type($bias)^)? `->` type($output)")
+
+    def __init__(self, input: SSAValue, weight: SSAValue, bias: SSAValue | None = None,
+                 stride=(1, 1), padding=(0, 0), output_padding=(0, 0), dilation=(1, 1),
+                 groups: int = 1):
+        props = {"stride": i64_array(stride), "padding": i64_array(padding),
+                 "output_padding": i64_array(output_padding),
+                 "dilation": i64_array(dilation), "groups": IntegerAttr(groups, i64)}
+        shape = shapes.conv_transpose2d(shape_of(input), shape_of(weight), stride, padding,
+                                        output_padding, dilation, groups)
+        super().__init__(operands=[input, weight, [bias] if bias else []],
+                         result_types=[tensor_type(input.type, shape)], properties=props)
+
+    def infer_shape(self) -> Shape:
+        for prop in ("stride", "padding", "output_padding", "dilation"):
+            if len(getattr(self, prop)) != 2:
+                raise ShapeError(f"{prop} must have 2 entries, got {len(getattr(self, prop))}")
+        groups = self.groups.value.data
+        if groups < 1:
+            raise ShapeError(f"groups must be >= 1, got {groups}")
+        out = shapes.conv_transpose2d(
+            shape_of(self.input), shape_of(self.weight), self.stride.get_values(),
+            self.padding.get_values(), self.output_padding.get_values(),
+            self.dilation.get_values(), groups)
+        if self.bias is not None and not shapes.compatible(shape_of(self.bias), out[1:2]):
+            raise ShapeError(f"bias must have shape {shapes.fmt(out[1:2])}, got "
+                             f"{shapes.fmt(shape_of(self.bias))}")
+        return out
+
+
+@irdl_op_definition
+class AvgPool2dOp(GEOp):
+    """2-D average pooling over NCHW, PyTorch semantics.
+
+        %y = ge.avg_pool2d %x {kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2>,
+               padding = array<i64: 0, 0>, ceil_mode = false, count_include_pad = true}
+             : tensor<1x64x8x8xf32> -> tensor<1x64x4x4xf32>
+    """
+
+    name = "ge.avg_pool2d"
+    input = operand_def(AnyTensor)
+    output = result_def(AnyTensor)
+    kernel_size = prop_def(I64Array)
+    stride = prop_def(I64Array)
+    padding = prop_def(I64Array)
+    ceil_mode = prop_def(BoolAttr)
+    count_include_pad = prop_def(BoolAttr)
+    irdl_options = (ParsePropInAttrDict(),)
+    traits = traits_def(Pure())
+    assembly_format = "$input attr-dict `:` type($input) `->` type($output)"
+
+    def __init__(self, input: SSAValue, kernel_size, stride, padding=(0, 0),
+                 ceil_mode: bool = False, count_include_pad: bool = True):
+        props = {"kernel_size": i64_array(kernel_size), "stride": i64_array(stride),
+                 "padding": i64_array(padding), "ceil_mode": BoolAttr(ceil_mode, i1),
+                 "count_include_pad": BoolAttr(count_include_pad, i1)}
+        shape = shapes.pool2d(shape_of(input), kernel_size, stride, padding, (1, 1), ceil_mode)
+        super().__init__(operands=[input], result_types=[tensor_type(input.type, shape)],
+                         properties=props)
+
+    def infer_shape(self) -> Shape:
+        for prop in ("kernel_size", "stride", "padding"):
+            if len(getattr(self, prop)) != 2:
+                raise ShapeError(f"{prop} must have 2 entries, got {len(getattr(self, prop))}")
+        return shapes.pool2d(shape_of(self.input), self.kernel_size.get_values(),
+                             self.stride.get_values(), self.padding.get_values(), (1, 1),
+                             bool(self.ceil_mode.value.data))
+
+
+@irdl_op_definition
+class InterpolateOp(GEOp):
+    """Resize H and W to `size`, or by `scale` (output = floor(input * scale)), with
+    mode "nearest" or "bilinear" (torch.nn.functional.interpolate).
+
+        %y = ge.interpolate %x {mode = "bilinear", align_corners = false, size = array<i64: 16, 16>}
+             : tensor<1x8x8x8xf32> -> tensor<1x8x16x16xf32>
+        %z = ge.interpolate %x {mode = "nearest", align_corners = false, scale = array<f64: 2.0, 2.0>}
+             : tensor<1x8x8x8xf32> -> tensor<1x8x16x16xf32>
+    """
+
+    name = "ge.interpolate"
+    input = operand_def(AnyTensor)
+    output = result_def(AnyTensor)
+    mode = prop_def(StringAttr)
+    align_corners = prop_def(BoolAttr)
+    size = opt_prop_def(I64Array)
+    scale = opt_prop_def(F64Array)
+    irdl_options = (ParsePropInAttrDict(),)
+    traits = traits_def(Pure())
+    assembly_format = "$input attr-dict `:` type($input) `->` type($output)"
+    MODES: ClassVar = ("nearest", "bilinear")
+
+    def __init__(self, input: SSAValue, mode: str, size: Sequence[int] | None = None,
+                 scale: Sequence[float] | None = None, align_corners: bool = False):
+        props = {"mode": StringAttr(mode), "align_corners": BoolAttr(align_corners, i1)}
+        if size is not None:
+            props["size"] = i64_array(size)
+        if scale is not None:
+            props["scale"] = DenseArrayBase.from_list(f64, [float(s) for s in scale])
+        shape = shapes.interpolate(shape_of(input), size, scale)
+        super().__init__(operands=[input], result_types=[tensor_type(input.type, shape)],
+                         properties=props)
+
+    def infer_shape(self) -> Shape:
+        if self.mode.data not in self.MODES:
+            raise ShapeError(f"mode must be one of {', '.join(self.MODES)}, got "
+                             f"'{self.mode.data}'")
+        if self.align_corners.value.data and self.mode.data == "nearest":
+            raise ShapeError("align_corners applies to bilinear mode only")
+        return shapes.interpolate(
+            shape_of(self.input), self.size.get_values() if self.size else None,
+            self.scale.get_values() if self.scale else None)
+
+
+@irdl_op_definition
+class LayerNormOp(GEOp):
+    """Normalize over the trailing `normalized_shape` dims, then scale by weight and
+    shift by bias (both optional; a bias needs a weight).
+
+        %y = ge.layer_norm %x, %w, %b {normalized_shape = array<i64: 64>, epsilon = 1.0e-05 : f64}
+             : tensor<2x8x64xf32>, tensor<64xf32>, tensor<64xf32> -> tensor<2x8x64xf32>
+    """
+
+    name = "ge.layer_norm"
+    input = operand_def(AnyTensor)
+    weight = opt_operand_def(AnyTensor)
+    bias = opt_operand_def(AnyTensor)
+    output = result_def(AnyTensor)
+    normalized_shape = prop_def(I64Array)
+    epsilon = prop_def(FloatAttr[Float64Type])
+    irdl_options = (AttrSizedOperandSegments(as_property=True), ParsePropInAttrDict())
+    traits = traits_def(Pure())
+    assembly_format = (
+        "$input (`,` $weight^)? (`,` $bias^)? attr-dict `:` type($input) "
+        "(`,` type($weight)^)? (`,` type($bias)^)? `->` type($output)")
+
+    def __init__(self, input: SSAValue, normalized_shape: Sequence[int],
+                 weight: SSAValue | None = None, bias: SSAValue | None = None,
+                 epsilon: float = 1e-5):
+        super().__init__(operands=[input, [weight] if weight else [], [bias] if bias else []],
+                         result_types=[input.type],
+                         properties={"normalized_shape": i64_array(normalized_shape),
+                                     "epsilon": FloatAttr(epsilon, f64)})
+
+    def infer_shape(self) -> Shape:
+        x, norm = shape_of(self.input), self.normalized_shape.get_values()
+        if not norm or not shapes.compatible(x[len(x) - len(norm):], norm):
+            raise ShapeError(f"normalized_shape {shapes.fmt(norm)} must be the trailing "
+                             f"dims of the input {shapes.fmt(x)}")
+        if self.bias is not None and self.weight is None:
+            raise ShapeError("a bias needs a weight (pass ones)")
+        for operand in (self.weight, self.bias):
+            if operand is not None and not shapes.compatible(shape_of(operand), norm):
+                raise ShapeError(f"weight and bias must have shape {shapes.fmt(norm)}, got "
+                                 f"{shapes.fmt(shape_of(operand))}")
+        return x
+
+
+@irdl_op_definition
+class SoftmaxOp(GEOp):
+    """exp(x) / sum(exp(x)) along `dim`.
+
+        %y = ge.softmax %x {dim = -1 : i64} : tensor<2x4x8x8xf32>
+    """
+
+    name = "ge.softmax"
+    T: ClassVar = VarConstraint("T", AnyTensor)
+    input = operand_def(T)
+    output = result_def(T)
+    dim = prop_def(IntegerAttr[I64])
+    irdl_options = (ParsePropInAttrDict(),)
+    traits = traits_def(Pure())
+    assembly_format = "$input attr-dict `:` type($input)"
+
+    def __init__(self, input: SSAValue, dim: int):
+        super().__init__(operands=[input], result_types=[input.type],
+                         properties={"dim": IntegerAttr(dim, i64)})
+
+    def infer_shape(self) -> Shape:
+        x = shape_of(self.input)
+        shapes.normalize_dim(self.dim.value.data, len(x))
+        return x
+
+
+@irdl_op_definition
+class EmbeddingOp(GEOp):
+    """Rows of a [num, dim] table picked by integer indices (torch.embedding).
+
+        %y = ge.embedding %table, %ids : tensor<100x64xf32>, tensor<2x8xi64> -> tensor<2x8x64xf32>
+    """
+
+    name = "ge.embedding"
+    weight = operand_def(AnyTensor)
+    indices = operand_def(AnyTensor)
+    output = result_def(AnyTensor)
+    traits = traits_def(Pure())
+    assembly_format = (
+        "$weight `,` $indices attr-dict `:` type($weight) `,` type($indices) `->` "
+        "type($output)")
+
+    def __init__(self, weight: SSAValue, indices: SSAValue):
+        shape = shape_of(indices) + shape_of(weight)[1:]
+        super().__init__(operands=[weight, indices],
+                         result_types=[tensor_type(weight.type, shape)])
+
+    def verify_element_types(self) -> None:
+        check_element_type(self, self.indices, is_integer(element_type(self.indices.type)),
+                           "integer", "indices")
+        if element_type(self.weight.type) != element_type(self.output.type):
+            raise VerifyException(f"{self.name}: operand element type "
+                                  f"{element_type(self.weight.type)} differs from result "
+                                  f"element type {element_type(self.output.type)}")
+
+    def infer_shape(self) -> Shape:
+        w = shape_of(self.weight)
+        if len(w) != 2:
+            raise ShapeError(f"the table must be 2-D [num, dim], got {shapes.fmt(w)}")
+        return shape_of(self.indices) + w[1:]
+
+
 # --------------------------------------------------------------------------
 # Pooling and shape ops
 
@@ -357,15 +1013,9 @@ class MaxPool2dOp(GEOp):
                              self.dilation.get_values(), bool(self.ceil_mode.value.data))
 
 
-@irdl_op_definition
-class AdaptiveAvgPool2dOp(GEOp):
-    """Adaptive average pooling to a fixed HxW; output_size 1x1 is global pooling.
+class AdaptivePool2dOp(GEOp):
+    """`%y = ge.adaptive_<kind>_pool2d %x {output_size}`: pool to a fixed HxW of any size."""
 
-        %y = ge.adaptive_avg_pool2d %x {output_size = array<i64: 1, 1>}
-             : tensor<1x512x7x7xf32> -> tensor<1x512x1x1xf32>
-    """
-
-    name = "ge.adaptive_avg_pool2d"
     input = operand_def(AnyTensor)
     output = result_def(AnyTensor)
     output_size = prop_def(I64Array)
@@ -391,6 +1041,28 @@ class AdaptiveAvgPool2dOp(GEOp):
         if len(x) == 5:
             return x[:2] + tuple(size) + x[4:]
         return x[:-2] + tuple(size)
+
+
+@irdl_op_definition
+class AdaptiveAvgPool2dOp(AdaptivePool2dOp):
+    """Adaptive average pooling to a fixed HxW; output_size 1x1 is global pooling.
+
+        %y = ge.adaptive_avg_pool2d %x {output_size = array<i64: 1, 1>}
+             : tensor<1x512x7x7xf32> -> tensor<1x512x1x1xf32>
+    """
+
+    name = "ge.adaptive_avg_pool2d"
+
+
+@irdl_op_definition
+class AdaptiveMaxPool2dOp(AdaptivePool2dOp):
+    """Adaptive max pooling to a fixed HxW (the values; indices are not produced).
+
+        %y = ge.adaptive_max_pool2d %x {output_size = array<i64: 3, 5>}
+             : tensor<1x16x8x8xf32> -> tensor<1x16x3x5xf32>
+    """
+
+    name = "ge.adaptive_max_pool2d"
 
 
 @irdl_op_definition
@@ -502,6 +1174,196 @@ class LinearOp(GEOp):
         return shapes.linear(shape_of(self.input), shape_of(self.weight))
 
 
+@irdl_op_definition
+class TransposeOp(GEOp):
+    """Permute dimensions: result dim i is input dim permutation[i] (torch.permute).
+
+        %y = ge.transpose %x {permutation = array<i64: 0, 2, 1, 3>}
+             : tensor<2x8x4x16xf32> -> tensor<2x4x8x16xf32>
+    """
+
+    name = "ge.transpose"
+    input = operand_def(AnyTensor)
+    output = result_def(AnyTensor)
+    permutation = prop_def(I64Array)
+    irdl_options = (ParsePropInAttrDict(),)
+    traits = traits_def(Pure())
+    assembly_format = "$input attr-dict `:` type($input) `->` type($output)"
+
+    def __init__(self, input: SSAValue, permutation: Sequence[int]):
+        shape = shapes.permute(shape_of(input), permutation)
+        super().__init__(operands=[input], result_types=[tensor_type(input.type, shape)],
+                         properties={"permutation": i64_array(permutation)})
+
+    def infer_shape(self) -> Shape:
+        return shapes.permute(shape_of(self.input), self.permutation.get_values())
+
+
+@irdl_op_definition
+class ExpandOp(GEOp):
+    """Broadcast to the result shape (torch.expand): size-1 dims stretch and new
+    leading dims appear; a `?` result dim keeps the input's size.
+
+        %y = ge.expand %x : tensor<1x1x4x4xf32> -> tensor<2x8x4x4xf32>
+    """
+
+    name = "ge.expand"
+    input = operand_def(AnyTensor)
+    output = result_def(AnyTensor)
+    traits = traits_def(Pure())
+    assembly_format = "$input attr-dict `:` type($input) `->` type($output)"
+
+    def __init__(self, input: SSAValue, shape: Sequence[int]):
+        super().__init__(operands=[input], result_types=[tensor_type(input.type, shape)])
+
+    def infer_shape(self) -> Shape:
+        return shapes.expand(shape_of(self.input), shape_of(self.output))
+
+
+@irdl_op_definition
+class SliceOp(GEOp):
+    """x[start:end:step] along `dim`, with Python's rules: negative indices count
+    from the end and out-of-range bounds are clamped.
+
+        %y = ge.slice %x {dim = 1 : i64, start = 0 : i64, end = 3 : i64, step = 1 : i64}
+             : tensor<2x8xf32> -> tensor<2x3xf32>
+    """
+
+    name = "ge.slice"
+    input = operand_def(AnyTensor)
+    output = result_def(AnyTensor)
+    dim = prop_def(IntegerAttr[I64])
+    start = prop_def(IntegerAttr[I64])
+    end = prop_def(IntegerAttr[I64])
+    step = prop_def(IntegerAttr[I64])
+    irdl_options = (ParsePropInAttrDict(),)
+    traits = traits_def(Pure())
+    assembly_format = "$input attr-dict `:` type($input) `->` type($output)"
+
+    def __init__(self, input: SSAValue, dim: int, start: int, end: int, step: int = 1):
+        x = shape_of(input)
+        d = shapes.normalize_dim(dim, len(x))
+        shape = x[:d] + (shapes.slice_len(x[d], start, end, step),) + x[d + 1:]
+        super().__init__(operands=[input], result_types=[tensor_type(input.type, shape)],
+                         properties={k: IntegerAttr(v, i64) for k, v in
+                                     (("dim", dim), ("start", start), ("end", end),
+                                      ("step", step))})
+
+    def infer_shape(self) -> Shape:
+        x = shape_of(self.input)
+        d = shapes.normalize_dim(self.dim.value.data, len(x))
+        size = shapes.slice_len(x[d], self.start.value.data, self.end.value.data,
+                                self.step.value.data)
+        return x[:d] + (size,) + x[d + 1:]
+
+
+@irdl_op_definition
+class ConcatOp(GEOp):
+    """Join tensors along `dim` (torch.cat).
+
+        %y = ge.concat %a, %b {dim = 1 : i64} : (tensor<1x4x8x8xf32>, tensor<1x2x8x8xf32>)
+             -> tensor<1x6x8x8xf32>
+    """
+
+    name = "ge.concat"
+    inputs = var_operand_def(AnyTensor)
+    output = result_def(AnyTensor)
+    dim = prop_def(IntegerAttr[I64])
+    irdl_options = (ParsePropInAttrDict(),)
+    traits = traits_def(Pure())
+    assembly_format = "$inputs attr-dict `:` functional-type($inputs, $output)"
+
+    def __init__(self, inputs: Sequence[SSAValue], dim: int):
+        shape = shapes.concat([shape_of(v) for v in inputs], dim)
+        super().__init__(operands=[list(inputs)],
+                         result_types=[tensor_type(inputs[0].type, shape)],
+                         properties={"dim": IntegerAttr(dim, i64)})
+
+    def infer_shape(self) -> Shape:
+        return shapes.concat([shape_of(v) for v in self.inputs], self.dim.value.data)
+
+
+# --------------------------------------------------------------------------
+# Reductions
+
+
+class ReductionOp(GEOp):
+    """`%y = ge.reduce_<kind> %x {dims, keepdim}`: reduce `dims` (all when empty)."""
+
+    input = operand_def(AnyTensor)
+    output = result_def(AnyTensor)
+    dims = prop_def(I64Array)
+    keepdim = prop_def(BoolAttr)
+    irdl_options = (ParsePropInAttrDict(),)
+    traits = traits_def(Pure())
+    assembly_format = "$input attr-dict `:` type($input) `->` type($output)"
+
+    def __init__(self, input: SSAValue, dims: Sequence[int], keepdim: bool = False):
+        shape = shapes.reduce(shape_of(input), dims, keepdim)
+        super().__init__(operands=[input], result_types=[tensor_type(input.type, shape)],
+                         properties={"dims": i64_array(dims),
+                                     "keepdim": BoolAttr(keepdim, i1)})
+
+    def infer_shape(self) -> Shape:
+        return shapes.reduce(shape_of(self.input), self.dims.get_values(),
+                             bool(self.keepdim.value.data))
+
+
+@irdl_op_definition
+class ReduceSumOp(ReductionOp):
+    """Sum over `dims`.
+
+        %y = ge.reduce_sum %x {dims = array<i64: -1>, keepdim = true} : tensor<2x8xf32> -> tensor<2x1xf32>
+    """
+
+    name = "ge.reduce_sum"
+
+
+@irdl_op_definition
+class ReduceMeanOp(ReductionOp):
+    """Mean over `dims`.
+
+        %y = ge.reduce_mean %x {dims = array<i64: 1>, keepdim = false} : tensor<2x8xf32> -> tensor<2xf32>
+    """
+
+    name = "ge.reduce_mean"
+
+
+@irdl_op_definition
+class ReduceMaxOp(ReductionOp):
+    """Maximum over `dims` (torch.amax).
+
+        %y = ge.reduce_max %x {dims = array<i64: -1>, keepdim = true} : tensor<2x8xf32> -> tensor<2x1xf32>
+    """
+
+    name = "ge.reduce_max"
+
+
+@irdl_op_definition
+class ReduceMinOp(ReductionOp):
+    """Minimum over `dims` (torch.amin).
+
+        %y = ge.reduce_min %x {dims = array<i64: -1>, keepdim = true} : tensor<2x8xf32> -> tensor<2x1xf32>
+    """
+
+    name = "ge.reduce_min"
+
+
+@irdl_op_definition
+class ReduceAnyOp(ReductionOp):
+    """Logical or over `dims`, on i1 tensors (torch.any).
+
+        %y = ge.reduce_any %m {dims = array<i64: -1>, keepdim = true} : tensor<4x4xi1> -> tensor<4x1xi1>
+    """
+
+    name = "ge.reduce_any"
+
+    def verify_element_types(self) -> None:
+        super().verify_element_types()
+        check_element_type(self, self.input, element_type(self.input.type) == i1, "i1",
+                           "input")
+
+
 # --------------------------------------------------------------------------
 # Layout
 
@@ -565,7 +1427,7 @@ class TransDataOp(GEOp):
 
 @irdl_op_definition
 class YieldOp(IRDLOperation):
-    """Terminator of a region that produces tensors (ge.fused, ascend.task).
+    """Terminator of a region that produces tensors (ge.fused, ge.if, ge.while, ascend.task).
 
         ge.yield %y : tensor<1x64x56x56xf32>
     """
@@ -574,7 +1436,7 @@ class YieldOp(IRDLOperation):
     values = var_operand_def(AnyTensor)
     traits = traits_def(IsTerminator(), Pure())
     assembly_format = "$values attr-dict `:` type($values)"
-    PARENTS: ClassVar = ("ge.fused", "ascend.task")
+    PARENTS: ClassVar = ("ge.fused", "ge.if", "ge.while", "ascend.task")
 
     def __init__(self, *values: SSAValue):
         super().__init__(operands=[list(values)])
@@ -632,6 +1494,151 @@ class FusedOp(IRDLOperation):
             raise VerifyException("ge.fused: yielded types must match the result types")
 
 
+# --------------------------------------------------------------------------
+# Control flow. Regions are isolated from above like ge.fused bodies: their
+# block arguments are the op's inputs, so each region runs (and lowers) alone.
+
+
+def check_region(op: IRDLOperation, region: Region, what: str, arg_types,
+                 yield_types) -> None:
+    block = region.block
+    if [a.type for a in block.args] != list(arg_types):
+        raise VerifyException(f"{op.name}: {what} block arguments must match the input "
+                              "types")
+    term = block.last_op
+    if not isinstance(term, YieldOp):
+        raise VerifyException(f"{op.name}: {what} must end with ge.yield")
+    if [v.type for v in term.values] != list(yield_types):
+        raise VerifyException(f"{op.name}: {what} must yield "
+                              f"{', '.join(str(t) for t in yield_types) or 'nothing'}")
+
+
+def check_predicate(op: IRDLOperation, t: Attribute, what: str) -> None:
+    """torch.cond and while_loop take a one-element boolean tensor."""
+    assert isinstance(t, TensorType)
+    if t.element_type != i1 or shapes.numel(t.get_shape()) not in (1, shapes.DYN):
+        raise VerifyException(f"{op.name}: {what} must be a one-element i1 tensor, got {t}")
+
+
+@irdl_op_definition
+class IfOp(IRDLOperation):
+    """Run one of two regions on the inputs, chosen by a one-element i1 tensor (torch.cond).
+
+        %y = ge.if %p(%x) : tensor<i1>, (tensor<4xf32>) -> tensor<4xf32> {
+        ^bb0(%a: tensor<4xf32>):
+          %r = ge.relu %a : tensor<4xf32>
+          ge.yield %r : tensor<4xf32>
+        } else {
+        ^bb0(%a: tensor<4xf32>):
+          %n = ge.neg %a : tensor<4xf32>
+          ge.yield %n : tensor<4xf32>
+        }
+    """
+
+    name = "ge.if"
+    condition = operand_def(AnyTensor)
+    inputs = var_operand_def(AnyTensor)
+    outputs = var_result_def(AnyTensor)
+    then_region = region_def("single_block")
+    else_region = region_def("single_block")
+    traits = traits_def(Pure(), IsolatedFromAbove())
+    assembly_format = (
+        "$condition `(` $inputs `)` attr-dict `:` type($condition) `,` "
+        "functional-type($inputs, $outputs) $then_region `else` $else_region")
+
+    def __init__(self, condition: SSAValue, inputs: Sequence[SSAValue], result_types,
+                 then_region: Region, else_region: Region):
+        super().__init__(operands=[condition, list(inputs)],
+                         result_types=[list(result_types)],
+                         regions=[then_region, else_region])
+
+    def verify_(self) -> None:
+        check_predicate(self, self.condition.type, "condition")
+        ins, outs = [v.type for v in self.inputs], [r.type for r in self.outputs]
+        check_region(self, self.then_region, "then region", ins, outs)
+        check_region(self, self.else_region, "else region", ins, outs)
+
+
+@irdl_op_definition
+class WhileOp(IRDLOperation):
+    """Loop while the `cond` region yields true, replacing the carried values by what
+    the `do` region yields (torch while_loop). Loop-invariant inputs are carried
+    unchanged; the results are the final carried values.
+
+        %n, %y = ge.while (%i, %x) : (tensor<i64>, tensor<4xf32>) -> (tensor<i64>, tensor<4xf32>) cond {
+        ^bb0(%c: tensor<i64>, %a: tensor<4xf32>):
+          %p = ge.compare %c, %five {predicate = "lt"} : tensor<i64>, tensor<i64> -> tensor<i1>
+          ge.yield %p : tensor<i1>
+        } do {
+        ^bb0(%c: tensor<i64>, %a: tensor<4xf32>):
+          ...
+          ge.yield %c1, %a1 : tensor<i64>, tensor<4xf32>
+        }
+    """
+
+    name = "ge.while"
+    inputs = var_operand_def(AnyTensor)
+    outputs = var_result_def(AnyTensor)
+    cond_region = region_def("single_block")
+    body_region = region_def("single_block")
+    traits = traits_def(Pure(), IsolatedFromAbove())
+    assembly_format = (
+        "`(` $inputs `)` attr-dict `:` functional-type($inputs, $outputs) "
+        "`cond` $cond_region `do` $body_region")
+
+    def __init__(self, inputs: Sequence[SSAValue], cond_region: Region, body_region: Region):
+        super().__init__(operands=[list(inputs)], result_types=[[v.type for v in inputs]],
+                         regions=[cond_region, body_region])
+
+    def verify_(self) -> None:
+        ins, outs = [v.type for v in self.inputs], [r.type for r in self.outputs]
+        if ins != outs:
+            raise VerifyException(f"{self.name}: result types must equal the input types")
+        term = self.cond_region.block.last_op
+        if isinstance(term, YieldOp) and len(term.values) == 1:
+            check_predicate(self, term.values[0].type, "the cond region's yield")
+            check_region(self, self.cond_region, "cond region", ins,
+                         [term.values[0].type])
+        else:
+            raise VerifyException(f"{self.name}: cond region must end with ge.yield of one "
+                                  "i1 tensor")
+        check_region(self, self.body_region, "do region", ins, outs)
+
+
+# --------------------------------------------------------------------------
+# Custom ops
+
+
+@irdl_op_definition
+class CustomOp(IRDLOperation):
+    """An op the compiler does not know, run by a kernel registered with
+    `npu_graph.custom_op(name)`. Tensor arguments are operands; the others are
+    kept by their schema names in `params`.
+
+        %y = ge.custom(%x) {name = "aten.cumsum", params = {dim = 1 : i64}}
+             : (tensor<3x4xf32>) -> tensor<3x4xf32>
+    """
+
+    name = "ge.custom"
+    op_name = prop_def(StringAttr, prop_name="name")
+    params = prop_def(DictionaryAttr)
+    inputs = var_operand_def(AnyTensor)
+    outputs = var_result_def(AnyTensor)
+    irdl_options = (ParsePropInAttrDict(),)
+    traits = traits_def(Pure())
+    assembly_format = "`(` $inputs `)` attr-dict `:` functional-type($inputs, $outputs)"
+
+    def __init__(self, op_name: str, inputs: Sequence[SSAValue], result_types,
+                 params: dict[str, Attribute] | None = None):
+        super().__init__(operands=[list(inputs)], result_types=[list(result_types)],
+                         properties={"name": StringAttr(op_name),
+                                     "params": DictionaryAttr(params or {})})
+
+    def verify_(self) -> None:
+        if not self.op_name.data:
+            raise VerifyException(f"{self.name}: name must not be empty")
+
+
 class GEConstantMaterialization(ConstantMaterializationInterface):
     """Lets the canonicalizer's folder turn folded attributes into ge.const."""
 
@@ -644,21 +1651,16 @@ class GEConstantMaterialization(ConstantMaterializationInterface):
 GE = Dialect(
     "ge",
     [
-        ConstOp,
-        ReluOp,
-        AddOp,
-        MulOp,
-        Conv2dOp,
-        BatchNormOp,
-        MaxPool2dOp,
-        AdaptiveAvgPool2dOp,
-        FlattenOp,
-        ReshapeOp,
-        MatMulOp,
-        LinearOp,
-        TransDataOp,
-        FusedOp,
-        YieldOp,
+        ConstOp, ReluOp, SigmoidOp, TanhOp, ExpOp, LogOp, SqrtOp, RsqrtOp, NegOp, AbsOp,
+        ErfOp, SiluOp, HardswishOp, HardsigmoidOp, LogicalNotOp, GeluOp, ClampOp,
+        AddOp, SubOp, MulOp, DivOp, PowOp, MaximumOp, MinimumOp, LogicalAndOp,
+        LogicalOrOp, CompareOp, WhereOp, CastOp, FullLikeOp,
+        Conv2dOp, ConvTranspose2dOp, BatchNormOp, LayerNormOp, SoftmaxOp, EmbeddingOp,
+        MaxPool2dOp, AvgPool2dOp, AdaptiveAvgPool2dOp, AdaptiveMaxPool2dOp,
+        InterpolateOp,
+        FlattenOp, ReshapeOp, TransposeOp, ExpandOp, SliceOp, ConcatOp,
+        ReduceSumOp, ReduceMeanOp, ReduceMaxOp, ReduceMinOp, ReduceAnyOp,
+        MatMulOp, LinearOp, TransDataOp, FusedOp, IfOp, WhileOp, CustomOp, YieldOp,
     ],
     [],
     [GEConstantMaterialization()],

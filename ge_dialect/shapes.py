@@ -177,3 +177,108 @@ def linear(x: Shape, w: Shape) -> Shape:
     if not (x[-1] == w[1] or is_dyn(x[-1]) or is_dyn(w[1])):
         raise ShapeError(f"input features {x[-1]} do not match weight in_features {w[1]}")
     return tuple(x[:-1]) + (w[0],)
+
+
+def normalize_dim(d: int, rank: int) -> int:
+    """A dimension index in [0, rank), from a PyTorch-style one that may be negative."""
+    if not -max(rank, 1) <= d < max(rank, 1):
+        raise ShapeError(f"dimension {d} is out of range for rank {rank}")
+    return d % max(rank, 1)
+
+
+def permute(x: Shape, perm: Sequence[int]) -> Shape:
+    if sorted(perm) != list(range(len(x))):
+        raise ShapeError(f"permutation {list(perm)} is not a permutation of the "
+                         f"{len(x)} dims of {fmt(x)}")
+    return tuple(x[p] for p in perm)
+
+
+def slice_len(size: int, start: int, end: int, step: int) -> int:
+    """Elements of x[start:end:step] along a dim of `size` (Python clamping rules)."""
+    if step < 1:
+        raise ShapeError(f"slice step must be >= 1, got {step}")
+    if is_dyn(size):
+        return DYN
+    return len(range(*slice(start, end, step).indices(size)))
+
+
+def concat(xs: Sequence[Shape], dim: int) -> Shape:
+    if not xs:
+        raise ShapeError("concat needs at least one input")
+    rank = len(xs[0])
+    d = normalize_dim(dim, rank)
+    total = 0
+    for x in xs:
+        if len(x) != rank:
+            raise ShapeError(f"concat inputs must have the same rank, got {fmt(xs[0])} "
+                             f"and {fmt(x)}")
+        for i, (a, b) in enumerate(zip(xs[0], x)):
+            if i != d and not (a == b or is_dyn(a) or is_dyn(b)):
+                raise ShapeError(f"concat inputs {fmt(xs[0])} and {fmt(x)} differ "
+                                 f"outside dim {dim}")
+        total = DYN if is_dyn(total) or is_dyn(x[d]) else total + x[d]
+    return xs[0][:d] + (total,) + xs[0][d + 1:]
+
+
+def reduce(x: Shape, dims: Sequence[int], keepdim: bool) -> Shape:
+    """The shape after reducing `dims` (all dims when empty)."""
+    reduced = {normalize_dim(d, len(x)) for d in dims} if dims else set(range(len(x)))
+    if len(reduced) != (len(dims) if dims else len(x)):
+        raise ShapeError(f"dims {list(dims)} name a dimension twice")
+    if keepdim:
+        return tuple(1 if i in reduced else d for i, d in enumerate(x))
+    return tuple(d for i, d in enumerate(x) if i not in reduced)
+
+
+def expand(x: Shape, out: Shape) -> Shape:
+    """torch.expand: size-1 dims stretch, new leading dims are added, others stay."""
+    if len(out) < len(x):
+        raise ShapeError(f"cannot expand {fmt(x)} to the lower rank {fmt(out)}")
+    lead = len(out) - len(x)
+    for a, b in zip(x, out[lead:]):
+        if a != 1 and not (a == b or is_dyn(a) or is_dyn(b)):
+            raise ShapeError(f"cannot expand {fmt(x)} to {fmt(out)}")
+    return tuple(out)
+
+
+def conv_transpose2d(x: Shape, w: Shape, stride, padding, output_padding, dilation,
+                     groups: int) -> Shape:
+    """Transposed convolution; the weight is [in, out / groups, kh, kw]."""
+    if len(x) != 4 or len(w) != 4:
+        raise ShapeError(f"conv_transpose2d expects a 4-D input and weight, got {fmt(x)} "
+                         f"and {fmt(w)}")
+    n, c, h, wd = x
+    ic, ocg, kh, kw = w
+    check_window((kh, kw), stride, padding, dilation)
+    if not is_dyn(c) and not is_dyn(ic) and c != ic:
+        raise ShapeError(f"input has {c} channels but the weight expects {ic}")
+    if not is_dyn(ic) and ic % groups:
+        raise ShapeError(f"{ic} input channels are not divisible by groups = {groups}")
+    for op, s, d in zip(output_padding, stride, dilation):
+        if not 0 <= op < max(s, d):
+            raise ShapeError(f"output_padding {op} must be >= 0 and smaller than stride "
+                             f"{s} or dilation {d}")
+
+    def out(size, k, s, p, d, op):
+        if is_dyn(size) or is_dyn(k):
+            return DYN
+        return (size - 1) * s - 2 * p + d * (k - 1) + op + 1
+
+    oc = DYN if is_dyn(ocg) else ocg * groups
+    return (n, oc, out(h, kh, stride[0], padding[0], dilation[0], output_padding[0]),
+            out(wd, kw, stride[1], padding[1], dilation[1], output_padding[1]))
+
+
+def interpolate(x: Shape, size: Sequence[int] | None,
+                scale: Sequence[float] | None) -> Shape:
+    if len(x) != 4:
+        raise ShapeError(f"interpolate expects a 4-D NCHW input, got {fmt(x)}")
+    if (size is None) == (scale is None):
+        raise ShapeError("exactly one of size and scale must be given")
+    if size is not None:
+        if len(size) != 2 or any(s < 1 for s in size):
+            raise ShapeError(f"size must be 2 positive sizes, got {list(size)}")
+        return x[:2] + tuple(size)
+    if len(scale) != 2 or any(s <= 0 for s in scale):
+        raise ShapeError(f"scale must be 2 positive factors, got {list(scale)}")
+    return x[:2] + tuple(DYN if is_dyn(d) else int(d * s) for d, s in zip(x[2:], scale))

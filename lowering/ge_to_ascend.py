@@ -6,6 +6,16 @@ every task result gets its own `ascend.buffer`, laid out back to back at
 512-byte alignment (GE's MEM_ALIGN_SIZE), and the function states the arena
 size. Streams: everything on stream 0 for now. A later memory-reuse pass
 overlaps buffers; a later task-parallel pass spreads tasks over streams.
+
+Control flow: a whole `ge.if` or `ge.while` becomes one task on the AI CPU
+(unit "aicpu"), whose body holds the control-flow op with its regions; the
+runtime runs the regions on the host, as GE runs control flow on the AI CPU.
+
+Dynamic shapes: results whose type has `?` dims cannot get an offset at
+compile time. They become `ascend.dyn_buffer`s, and the executor plans them
+once per concrete input shape (runtime/executor.py). Statically shaped
+results keep their static offsets and `ascend.arena_size` counts only them,
+so a static graph lowers exactly as before.
 """
 
 from __future__ import annotations
@@ -14,23 +24,22 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import func
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp, TensorType, i64
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i64
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
-from xdsl.utils.exceptions import PassFailedException
 
-from ge_dialect import ascend, ge, shapes
+from ge_dialect import ascend, ge
 
-MEM_ALIGN = 512
-CUBE_OPS = (ge.Conv2dOp, ge.MatMulOp, ge.LinearOp)
-
-
-def align(n: int, to: int = MEM_ALIGN) -> int:
-    return -(-n // to) * to
+MEM_ALIGN, align = ascend.MEM_ALIGN, ascend.align
+CUBE_OPS = (ge.Conv2dOp, ge.ConvTranspose2dOp, ge.MatMulOp, ge.LinearOp)
+AICPU_OPS = (ge.IfOp, ge.WhileOp)
 
 
 def unit_of(ops: list[Operation]) -> str:
-    """Groups with a matrix op run on the cube unit; the rest on the vector unit."""
+    """Control flow runs on the AI CPU, groups with a matrix op on the cube unit,
+    the rest on the vector unit."""
+    if any(isinstance(op, AICPU_OPS) for op in ops):
+        return "aicpu"
     return "cube" if any(isinstance(op, CUBE_OPS) for op in ops) else "vector"
 
 
@@ -53,19 +62,7 @@ def task_body(op: Operation) -> tuple[Region, list[Operation]]:
     return Region(block), [inner]
 
 
-def check_static(fn: func.FuncOp) -> None:
-    where = [(f"argument #{i}", t) for i, t in enumerate(fn.function_type.inputs.data)]
-    where += [(f"'{op.name}'", r.type) for op in fn.walk() if op is not fn for r in op.results]
-    for place, t in where:
-        if isinstance(t, TensorType) and not t.has_static_shape():
-            raise PassFailedException(
-                f"lower-to-ascend: @{fn.sym_name.data} has a dynamic shape "
-                f"({shapes.fmt(t.get_shape())}) at {place}; the static memory plan needs "
-                "static shapes: export with concrete input sizes")
-
-
 def lower_function(fn: func.FuncOp) -> func.FuncOp:
-    check_static(fn)
     arg_types = [ascend.as_memref(t) for t in fn.function_type.inputs.data]
     new_fn = func.FuncOp(fn.sym_name.data,
                          (arg_types, [ascend.as_memref(t) for t in fn.function_type.outputs.data]))
@@ -87,9 +84,13 @@ def lower_function(fn: func.FuncOp) -> func.FuncOp:
             continue
         outs = []
         for result in op.results:
-            buf = ascend.BufferOp(ascend.as_memref(result.type), offset)
+            memref = ascend.as_memref(result.type)
+            if memref.has_static_shape():
+                buf = ascend.BufferOp(memref, offset)
+                offset = align(offset + buf.nbytes)
+            else:
+                buf = ascend.DynBufferOp(memref)
             buf.output.name_hint = result.name_hint
-            offset = align(offset + buf.nbytes)
             block.add_op(buf)
             env[result] = buf.output
             outs.append(buf.output)
@@ -106,8 +107,8 @@ def lower_function(fn: func.FuncOp) -> func.FuncOp:
 class LowerToAscendPass(ModulePass):
     """Rewrite every GE function into Ascend tasks, one task per op or fused group.
 
-    Assumes static shapes and a single block per function (no control flow
-    yet); fails with a diagnostic otherwise.
+    Assumes a single block per function; ge.if and ge.while become single
+    AI CPU tasks, and results with `?` dims become ascend.dyn_buffer.
     """
 
     name = "lower-to-ascend"

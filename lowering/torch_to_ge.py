@@ -8,13 +8,23 @@ the graph is in core ATen, the op set PyTorch keeps stable (nn.Linear is
 `_native_batch_norm_legit_no_training`). `import_program` also accepts the
 undecomposed training IR (`aten.conv2d`, `aten.batch_norm`, `aten.linear`, ...).
 
-The translation is the table `ATEN_TO_GE`: one entry per ATen overload, each a
-small builder `(importer, args) -> value` where `args` holds the op's
-arguments by schema name with defaults filled in. Adding an op is one builder
-plus one line. A builder returns an SSA value, a `_Weight` (a constant that is
-only turned into `ge.const` when something uses it, so `addmm(b, x, permute(w))`
-can become `ge.linear` on the untransposed weight), a tuple (multi-output ops,
-read by `getitem`) or None (ops with no result, e.g. runtime asserts).
+The translation is the table `ATEN_TO_GE` (`lowering/aten/`): one entry per
+ATen overload, each a small builder `(importer, args) -> value` where `args`
+holds the op's arguments by schema name with defaults filled in. A builder
+returns an SSA value, a `Weight` (a constant that is only turned into
+`ge.const` when something uses it, so `addmm(b, x, permute(w))` can become
+`ge.linear` on the untransposed weight), a tuple (multi-output ops, read by
+`getitem`) or None (ops with no result, e.g. runtime asserts).
+
+Ops with no table entry but a kernel registered with `npu_graph.custom_op`
+become `ge.custom`. `torch.cond` and `while_loop` become `ge.if` and
+`ge.while`; their branch and body graphs are imported recursively into
+isolated regions, each with its own constants.
+
+Dtypes: float32/16/64, int64/32/8 and bool tensors import as f32/f16/f64,
+i64/i32/i8 and i1. Operands are cast to the dtype PyTorch computed for the
+node (`ge.cast`), so type promotion (int + float, sum of booleans) is explicit
+in the IR. Dynamic dims (torch.export `Dim`) import as `?`.
 
 Unsupported ops do not stop the import at the first one: every node is tried,
 and one `UnsupportedOpError` lists each distinct op with a count, the first
@@ -23,40 +33,49 @@ node and the user's source line.
 
 from __future__ import annotations
 
-import operator
 import os
 import re
 import warnings
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import torch
 from torch.export import ExportedProgram
 from torch.export.graph_signature import InputKind, OutputKind
-from torch.fx import Node
+from torch.fx import Graph, GraphModule, Node
 from xdsl.dialects import func
 from xdsl.dialects.builtin import (
-    DYNAMIC_INDEX,
     BytesAttr,
     DenseIntOrFPElementsAttr,
     FunctionType,
     ModuleOp,
     TensorType,
-    f32,
 )
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from ge_dialect import ge, shapes
 from ge_dialect.shapes import ShapeError
+from lowering.aten import ATEN_TO_GE, HINTS
+from lowering.aten import control
+from lowering.aten.common import (
+    ELEMENT_TYPES,
+    GEImportError,
+    NotImported,
+    Unsupported,
+    Weight,
+    element_type,
+    meta,
+    out_meta,
+    static_shape,
+)
+from runtime import custom_ops
 
-aten = torch.ops.aten
+__all__ = ["ATEN_TO_GE", "GEImportError", "UnsupportedOp", "UnsupportedOpError",
+           "import_module", "import_program", "source_location"]
 
 CUSTOM_OP_HINT = "register a kernel with npu_graph.custom_op(...)"
-
-
-class GEImportError(Exception):
-    """The model cannot be imported into GE; the message says why, for the user."""
+_TORCH_DTYPES = {str(t): d for d, t in ELEMENT_TYPES.items()}
 
 
 class UnsupportedOpError(GEImportError):
@@ -69,7 +88,12 @@ class UnsupportedOpError(GEImportError):
                  f"op{'s' if len(self.ops) != 1 else ''} ({total} node"
                  f"{'s' if total != 1 else ''}):"]
         lines += [f"  - {op}" for op in self.ops]
-        lines.append(f"To run them anyway, {CUSTOM_OP_HINT}.")
+        named = [op.op for op in self.ops if op.op.count(".") >= 2]
+        example = named[0].rsplit(".", 1)[0] if named else "aten.op"
+        lines.append(f"To run them anyway, {CUSTOM_OP_HINT}: for example "
+                     f"@npu_graph.custom_op(\"{example}\") over a function that takes the "
+                     "op's tensors (and its other arguments as keywords) and returns "
+                     "its result.")
         super().__init__("\n".join(lines))
 
 
@@ -88,8 +112,8 @@ class UnsupportedOp:
                 f"'{self.first_node}', {self.location}")
 
 
-class Unsupported(Exception):
-    """Raised by a builder when its node cannot be expressed in GE."""
+class _AlreadyReported(Exception):
+    """A subgraph of this node has unsupported ops, already in the report."""
 
 
 # --------------------------------------------------------------------------
@@ -121,43 +145,30 @@ def import_module(model: torch.nn.Module, example_inputs: tuple, dynamic_shapes=
 
 def import_program(ep: ExportedProgram, func_name: str = "main") -> ModuleOp:
     """Translate an ExportedProgram into `builtin.module { func.func @func_name }`."""
-    return ModuleOp([_GraphImporter(ep).run(func_name)])
-
-
-# --------------------------------------------------------------------------
-# Values that are not (yet) SSA values
-
-
-@dataclass(eq=False)
-class _Weight:
-    """A constant tensor; becomes one `ge.const` the first time it is used."""
-
-    tensor: torch.Tensor
-    name: str
-    transpose_of: _Weight | None = None  # set when this is a 2-D weight transposed
-    value: SSAValue | None = field(default=None, repr=False)
-
-
-class _Symbolic:
-    """A symbolic integer (aten.sym_size); shapes are read from node metadata instead."""
-
-
-_SYMBOLIC = _Symbolic()
-_POISONED = object()  # result of a node that was not imported
+    return ModuleOp([_GraphImporter(ep, ep.graph_module).run(func_name)])
 
 
 # --------------------------------------------------------------------------
 # The importer
 
+_POISONED = object()  # result of a node that was not imported
+
 
 class _GraphImporter:
-    def __init__(self, ep: ExportedProgram):
+    """Imports one FX graph into one block; subgraphs get a child importer."""
+
+    def __init__(self, ep: ExportedProgram, module: GraphModule,
+                 parent: _GraphImporter | None = None):
         self.ep = ep
+        self.module = module
+        self.graph: Graph = module.graph
         self.env: dict[Node, Any] = {}
         self.consts: list[Operation] = []
         self.body: list[Operation] = []
-        self.scalars: dict[float, SSAValue] = {}
-        self.unsupported: dict[tuple[str, str], UnsupportedOp] = {}
+        self.scalars: dict[tuple[float, str], SSAValue] = {}
+        self.weights: dict[Weight, SSAValue] = {}  # per block: regions are isolated
+        self.unsupported: dict[tuple[str, str], UnsupportedOp] = (
+            parent.unsupported if parent else {})
         self.node: Node | None = None  # the node being converted, for builders
         self.user_inputs: list[Node] = []
 
@@ -168,15 +179,7 @@ class _GraphImporter:
         for arg, node in zip(block.args, self.user_inputs):
             arg.name_hint = _identifier(node.name)
             self.env[node] = arg
-        output = None
-        for node in self.ep.graph.nodes:
-            if node.op == "call_function":
-                self._convert(node)
-            elif node.op == "output":
-                output = node
-            elif node.op != "placeholder":
-                raise GEImportError(f"unexpected FX node '{node.name}' ({node.op}) in the "
-                                    "exported graph; expected only ATen calls")
+        output = self._convert_all()
         if self.unsupported:
             raise UnsupportedOpError(list(self.unsupported.values()))
         results = self._outputs(output)
@@ -184,9 +187,21 @@ class _GraphImporter:
         ftype = FunctionType.from_lists(block.arg_types, [r.type for r in results])
         return func.FuncOp(func_name, ftype, Region(block))
 
+    def _convert_all(self) -> Node | None:
+        output = None
+        for node in self.graph.nodes:
+            if node.op == "call_function":
+                self._convert(node)
+            elif node.op == "output":
+                output = node
+            elif node.op not in ("placeholder", "get_attr"):
+                raise GEImportError(f"unexpected FX node '{node.name}' ({node.op}) in the "
+                                    "exported graph; expected only ATen calls")
+        return output
+
     def _bind_placeholders(self) -> list[TensorType]:
-        """Weights become lazy `_Weight`s; user inputs become function arguments."""
-        placeholders = {n.name: n for n in self.ep.graph.nodes if n.op == "placeholder"}
+        """Weights become lazy `Weight`s; user inputs become function arguments."""
+        placeholders = {n.name: n for n in self.graph.nodes if n.op == "placeholder"}
         for spec in self.ep.graph_signature.input_specs:
             node = placeholders[spec.arg.name]
             if spec.kind == InputKind.USER_INPUT:
@@ -195,7 +210,7 @@ class _GraphImporter:
                 tensor = self.ep.state_dict.get(spec.target)
                 if tensor is None:
                     tensor = self.ep.constants[spec.target]
-                self.env[node] = _Weight(tensor.detach(), _identifier(spec.target))
+                self.env[node] = Weight(tensor.detach(), _identifier(spec.target))
             else:
                 raise GEImportError(f"input '{spec.arg.name}' of kind {spec.kind.name} "
                                     "is not supported (only tensors, parameters and buffers)")
@@ -203,8 +218,10 @@ class _GraphImporter:
 
     def _convert(self, node: Node) -> None:
         builder = ATEN_TO_GE.get(node.target)
+        if builder is None and custom_ops.lookup_target(node.target) is not None:
+            builder = control.custom
         if builder is None:
-            self._reject(node, _HINTS.get(node.target, "no GE mapping"))
+            self._reject(node, HINTS.get(node.target) or _no_mapping(node.target))
             return
         if any(self.env.get(n) is _POISONED for n in node.all_input_nodes):
             self.env[node] = _POISONED  # its producer is already reported
@@ -219,8 +236,11 @@ class _GraphImporter:
         except ShapeError as e:
             self._reject(node, f"GE shape rule: {e}")
             return
+        except _AlreadyReported:
+            self.env[node] = _POISONED
+            return
         if isinstance(out, SSAValue):
-            _check_shape(node, out)
+            _check_result(node, out)
         self.env[node] = out
 
     def _reject(self, node: Node, reason: str) -> None:
@@ -247,10 +267,43 @@ class _GraphImporter:
                 raise GEImportError(f"model output {i}: {e}") from None
         return results
 
+    # ---- subgraphs (torch.cond branches, while_loop bodies)
+
+    def submodule(self, node: Node) -> GraphModule:
+        return getattr(self.module, node.target)
+
+    def import_subgraph(self, module: GraphModule, bindings: Sequence[Weight | int],
+                        arg_types: Sequence[Attribute], passthrough: Sequence[int] = ()
+                        ) -> tuple[Region, list[SSAValue]]:
+        """An isolated region computing `module`: placeholder i is the weight
+        `bindings[i]` or block argument number `bindings[i]`; the region yields the
+        subgraph's outputs, then the block arguments listed in `passthrough`."""
+        child = _GraphImporter(self.ep, module, parent=self)
+        block = Block(arg_types=list(arg_types))
+        placeholders = [n for n in child.graph.nodes if n.op == "placeholder"]
+        if len(placeholders) != len(bindings):
+            raise Unsupported(f"a subgraph with {len(placeholders)} inputs for "
+                              f"{len(bindings)} operands")
+        for node, b in zip(placeholders, bindings):
+            if isinstance(b, Weight):
+                child.env[node] = b
+            else:
+                child.env[node] = block.args[b]
+                block.args[b].name_hint = _identifier(node.name)
+        before = sum(op.count for op in self.unsupported.values())
+        output = child._convert_all()
+        if sum(op.count for op in self.unsupported.values()) != before:
+            raise _AlreadyReported()
+        outs = output.args[0] if output is not None else ()
+        outs = list(outs) if isinstance(outs, (tuple, list)) else [outs]
+        values = [child.value(v) for v in outs] + [block.args[i] for i in passthrough]
+        block.add_ops(child.consts + child.body + [ge.YieldOp(*values)])
+        return Region(block), values
+
     # ---- helpers for builders
 
     def raw(self, arg: Any) -> Any:
-        """What a node evaluated to, as is (SSA value, _Weight, tuple, ...)."""
+        """What a node evaluated to, as is (SSA value, Weight, tuple, ...)."""
         return self.env[arg] if isinstance(arg, Node) else arg
 
     def value(self, arg: Any) -> SSAValue:
@@ -258,303 +311,75 @@ class _GraphImporter:
         v = self.raw(arg)
         if isinstance(v, SSAValue):
             return v
-        if isinstance(v, _Weight):
-            if v.value is None:
-                v.value = self._const(v.tensor, v.name)
-            return v.value
+        if isinstance(v, Weight):
+            if v not in self.weights:
+                self.weights[v] = self._const(v.tensor, v.name, v.splat)
+            return self.weights[v]
         if isinstance(v, (int, float)) and not isinstance(v, bool):
             return self.scalar(v)
+        if isinstance(v, NotImported):
+            raise Unsupported(v.reason)
         raise Unsupported(f"operand {arg} is a {type(v).__name__}, not a tensor")
 
-    def scalar(self, x: float) -> SSAValue:
-        """A 0-d f32 constant, shared by all uses of the same number."""
-        if x not in self.scalars:
-            self.scalars[x] = self._const(torch.tensor(float(x)), "cst")
-        return self.scalars[x]
+    def typed(self, arg: Any, dtype: torch.dtype | None = None) -> SSAValue:
+        """`arg` as an SSA value of element type `dtype` (default: the node's
+        result dtype): numbers become constants of that type, tensors are cast."""
+        want = element_type(dtype or out_meta(self).dtype)
+        v = self.raw(arg)
+        if isinstance(v, (int, float, bool)):
+            return self.scalar(v, want)
+        value = self.value(arg)
+        if ge.element_type(value.type) == want:
+            return value
+        return self.emit(ge.CastOp(value, want), "cast")
+
+    def is_computed(self, raw: Any) -> bool:
+        """True for an SSA value (as opposed to a constant or a Python value)."""
+        return isinstance(raw, SSAValue)
+
+    def example(self, arg: Any) -> Any:
+        """A tensor or number with `arg`'s dtype, for torch.result_type."""
+        if isinstance(arg, Node):
+            return meta(arg)
+        return arg
+
+    def scalar(self, x: float, like: SSAValue | Attribute | None = None) -> SSAValue:
+        """A 0-d constant (f32, or the element type of `like`), shared per region."""
+        element = like if isinstance(like, Attribute) or like is None else ge.element_type(
+            like.type)
+        dtype = _TORCH_DTYPES[str(element)] if element is not None else torch.float32
+        key = (x, str(dtype))
+        if key not in self.scalars:
+            self.scalars[key] = self._const(torch.tensor(x, dtype=dtype), "cst")
+        return self.scalars[key]
 
     def emit(self, op: Operation, suffix: str = "") -> SSAValue:
-        """Append `op`; its result is named after the current FX node (+ `_suffix`)."""
+        """Append `op`; its results are named after the current FX node (+ `_suffix`)."""
         self.body.append(op)
-        result = op.results[0]
-        result.name_hint = _identifier(_value_name(self.node) + (f"_{suffix}" if suffix else ""))
-        return result
+        for result in op.results:
+            result.name_hint = _identifier(self.value_name() + (f"_{suffix}" if suffix else ""))
+        return op.results[0] if op.results else None
 
-    def _const(self, tensor: torch.Tensor, name: str) -> SSAValue:
-        if tensor.dtype != torch.float32:
-            raise Unsupported(f"constant '{name}' has dtype {tensor.dtype}; "
-                              "GE supports float32 only")
-        data = tensor.detach().contiguous().numpy().tobytes()
-        attr = DenseIntOrFPElementsAttr(TensorType(f32, list(tensor.shape)), BytesAttr(data))
+    def value_name(self) -> str:
+        return _value_name(self.node)
+
+    def location(self) -> str:
+        return source_location(self.node)
+
+    def op_name(self, target: Any) -> str:
+        return _op_name(target)
+
+    def _const(self, tensor: torch.Tensor, name: str, splat: bool = False) -> SSAValue:
+        element = element_type(tensor.dtype)
+        data = tensor.detach().contiguous()
+        if splat:
+            data = data.reshape(-1)[:1]
+        attr = DenseIntOrFPElementsAttr(TensorType(element, list(tensor.shape)),
+                                        BytesAttr(data.numpy().tobytes()))
         op = ge.ConstOp(attr)
         op.output.name_hint = _identifier(name)
         self.consts.append(op)
         return op.output
-
-
-# --------------------------------------------------------------------------
-# Builders, one per ATen op family. `a` maps schema argument names to values.
-
-Value = Any
-Builder = Callable[[_GraphImporter, dict[str, Any]], Value]
-
-
-def _pair(v: Any) -> tuple[int, int]:
-    v = list(v) if isinstance(v, (list, tuple)) else [v]
-    return (v[0], v[0]) if len(v) == 1 else (v[0], v[1])
-
-
-def _identity(g: _GraphImporter, a) -> Value:
-    return g.raw(a["self"])
-
-
-def _no_result(g: _GraphImporter, a) -> Value:
-    return None
-
-
-def _symbolic(g: _GraphImporter, a) -> Value:
-    return _SYMBOLIC
-
-
-def _getitem(g: _GraphImporter, a) -> Value:
-    parent, index = a[0], a[1]
-    out = g.raw(parent)[index]
-    if out is None:
-        raise Unsupported(f"output {index} of {_op_name(parent.target)} is used; "
-                          "GE imports only its output 0")
-    return out
-
-
-def _convolution(g: _GraphImporter, a) -> Value:
-    if a.get("transposed"):
-        raise Unsupported("transposed convolution")
-    weight = g.value(a["weight"])
-    if len(ge.shape_of(weight)) != 4:
-        raise Unsupported(f"{len(ge.shape_of(weight)) - 2}-D convolution; GE has conv2d only")
-    bias = g.value(a["bias"]) if a["bias"] is not None else None
-    return g.emit(ge.Conv2dOp(g.value(a["input"]), weight, bias, _pair(a["stride"]),
-                              _pair(a["padding"]), _pair(a["dilation"]), a["groups"]))
-
-
-def _batch_norm(g: _GraphImporter, a) -> Value:
-    if a.get("training"):
-        raise Unsupported("batch norm in training mode; call model.eval() first")
-    if a["running_mean"] is None or a["running_var"] is None:
-        raise Unsupported("batch norm without running statistics")
-    x = g.value(a["input"])
-    channels = ge.shape_of(x)[1]
-    weight = a["weight"] if a["weight"] is not None else _Weight(
-        torch.ones(channels), f"{_value_name(g.node)}_weight")
-    bias = a["bias"] if a["bias"] is not None else _Weight(
-        torch.zeros(channels), f"{_value_name(g.node)}_bias")
-    y = g.emit(ge.BatchNormOp(x, g.value(weight), g.value(bias), g.value(a["running_mean"]),
-                              g.value(a["running_var"]), float(a["eps"])))
-    # The no-training overload also returns (empty) saved mean and invstd.
-    return (y, None, None) if len(g.node.target._schema.returns) == 3 else y
-
-
-def _relu(g: _GraphImporter, a) -> Value:
-    return g.emit(ge.ReluOp(g.value(a["self"])))
-
-
-def _add(g: _GraphImporter, a, sign: float = 1.0) -> Value:
-    """self + alpha * other (sign = -1 gives sub)."""
-    alpha = sign * a.get("alpha", 1)
-    other = a["other"]
-    if isinstance(g.raw(other), (int, float)):  # fold alpha into the scalar
-        other, alpha = alpha * g.raw(other), 1
-    other = g.value(other)
-    if alpha != 1:
-        other = g.emit(ge.MulOp(other, g.scalar(alpha)), "alpha")
-    return g.emit(ge.AddOp(g.value(a["self"]), other))
-
-
-def _sub(g: _GraphImporter, a) -> Value:
-    return _add(g, a, sign=-1.0)
-
-
-def _mul(g: _GraphImporter, a) -> Value:
-    return g.emit(ge.MulOp(g.value(a["self"]), g.value(a["other"])))
-
-
-def _max_pool2d(g: _GraphImporter, a) -> Value:
-    kernel = _pair(a["kernel_size"])
-    stride = _pair(a["stride"]) if a["stride"] else kernel
-    y = g.emit(ge.MaxPool2dOp(g.value(a["self"]), kernel, stride, _pair(a["padding"]),
-                              _pair(a["dilation"]), bool(a["ceil_mode"])))
-    return (y, None) if len(g.node.target._schema.returns) == 2 else y
-
-
-def _adaptive_avg_pool2d(g: _GraphImporter, a) -> Value:
-    return g.emit(ge.AdaptiveAvgPool2dOp(g.value(a["self"]), _pair(a["output_size"])))
-
-
-def _mean(g: _GraphImporter, a) -> Value:
-    """mean over H and W is global average pooling (what AdaptiveAvgPool2d(1) becomes)."""
-    x = g.value(a["self"])
-    rank = len(ge.shape_of(x))
-    if rank != 4 or sorted(d % rank for d in (a["dim"] or [])) != [2, 3]:
-        raise Unsupported(f"mean over dims {a['dim']} of a rank-{rank} tensor; only "
-                          "global average pooling over H, W maps to GE")
-    y = g.emit(ge.AdaptiveAvgPool2dOp(x, (1, 1)))
-    if not a["keepdim"]:
-        y = g.emit(ge.FlattenOp(y, 1, -1), "flat")
-    return y
-
-
-def _flatten(g: _GraphImporter, a) -> Value:
-    return g.emit(ge.FlattenOp(g.value(a["self"]), a["start_dim"], a["end_dim"]))
-
-
-def _reshape(g: _GraphImporter, a) -> Value:
-    """view/reshape/squeeze/unsqueeze: ge.flatten when it merges adjacent dims, else ge.reshape."""
-    x = g.value(a["self"])
-    src, dst = a["self"].meta["val"].shape, g.node.meta["val"].shape
-    if [str(d) for d in src] == [str(d) for d in dst]:
-        return x
-    if dims := _merged_dims(src, dst):
-        return g.emit(ge.FlattenOp(x, *dims))
-    return g.emit(ge.ReshapeOp(x, _shape(dst)))
-
-
-def _linear(g: _GraphImporter, a) -> Value:
-    bias = g.value(a["bias"]) if a["bias"] is not None else None
-    return g.emit(ge.LinearOp(g.value(a["input"]), g.value(a["weight"]), bias))
-
-
-def _mm(g: _GraphImporter, a) -> Value:
-    """x @ w: ge.linear when w is a transposed constant weight, else ge.matmul."""
-    rhs = g.raw(a["mat2"])
-    if isinstance(rhs, _Weight) and rhs.transpose_of is not None:
-        return g.emit(ge.LinearOp(g.value(a["self"]), g.value(rhs.transpose_of)))
-    return g.emit(ge.MatMulOp(g.value(a["self"]), g.value(rhs)))
-
-
-def _addmm(g: _GraphImporter, a) -> Value:
-    """beta * bias + alpha * (x @ w); nn.Linear's form becomes one ge.linear."""
-    rhs, alpha, beta = g.raw(a["mat2"]), a["alpha"], a["beta"]
-    bias = g.value(a["self"])
-    if (isinstance(rhs, _Weight) and rhs.transpose_of is not None and alpha == beta == 1
-            and len(ge.shape_of(bias)) == 1):
-        return g.emit(ge.LinearOp(g.value(a["mat1"]), g.value(rhs.transpose_of), bias))
-    prod = g.emit(ge.MatMulOp(g.value(a["mat1"]), g.value(rhs)), "mm")
-    if alpha != 1:
-        prod = g.emit(ge.MulOp(prod, g.scalar(alpha)), "alpha")
-    if beta != 1:
-        bias = g.emit(ge.MulOp(bias, g.scalar(beta)), "beta")
-    return g.emit(ge.AddOp(prod, bias))
-
-
-def _matmul(g: _GraphImporter, a) -> Value:
-    return g.emit(ge.MatMulOp(g.value(a["self"]), g.value(a["other"])))
-
-
-def _bmm(g: _GraphImporter, a) -> Value:
-    return g.emit(ge.MatMulOp(g.value(a["self"]), g.value(a["mat2"])))
-
-
-def _weight(g: _GraphImporter, x: Any) -> _Weight:
-    w = g.raw(x)
-    if not isinstance(w, _Weight):
-        raise Unsupported("permute/transpose of a computed tensor; GE has no transpose op")
-    return w
-
-
-def _permuted(g: _GraphImporter, w: _Weight, dims: Sequence[int]) -> Value:
-    """A permute of a constant folds into a new constant; a 2-D transpose remembers
-    its source, so x @ w.T can become ge.linear on w."""
-    rank = w.tensor.dim()
-    dims = [d % rank for d in dims] if rank else []
-    if dims == list(range(rank)):
-        return w
-    is_t = rank == 2
-    return _Weight(w.tensor.permute(dims).contiguous(), f"{w.name}_t" if is_t else g.node.name,
-                   transpose_of=w if is_t else None)
-
-
-def _permute(g: _GraphImporter, a) -> Value:
-    return _permuted(g, _weight(g, a["self"]), a["dims"])
-
-
-def _t(g: _GraphImporter, a) -> Value:
-    w = _weight(g, a["self"])
-    return _permuted(g, w, list(reversed(range(w.tensor.dim()))))
-
-
-def _transpose(g: _GraphImporter, a) -> Value:
-    w = _weight(g, a["self"])
-    dims = list(range(w.tensor.dim()))
-    d0, d1 = a["dim0"] % len(dims), a["dim1"] % len(dims)
-    dims[d0], dims[d1] = dims[d1], dims[d0]
-    return _permuted(g, w, dims)
-
-
-def _full(g: _GraphImporter, a) -> Value:
-    if not all(isinstance(d, int) for d in a["size"]):
-        raise Unsupported("tensor creation with a symbolic size")
-    return _Weight(torch.full(a["size"], float(a["fill_value"])), g.node.name)
-
-
-def _dropout(g: _GraphImporter, a) -> Value:
-    if a["train"]:
-        raise Unsupported("dropout in training mode; call model.eval() first")
-    return g.raw(a["input"])
-
-
-ATEN_TO_GE: dict[Any, Builder] = {
-    # Core ATen (after run_decompositions)
-    aten.convolution.default: _convolution,
-    aten._native_batch_norm_legit_no_training.default: _batch_norm,
-    aten.relu.default: _relu,
-    aten.add.Tensor: _add,                                  # x + alpha * y
-    aten.add.Scalar: _add,
-    aten.sub.Tensor: _sub,                                  # x - alpha * y
-    aten.sub.Scalar: _sub,
-    aten.mul.Tensor: _mul,
-    aten.mul.Scalar: _mul,
-    aten.max_pool2d_with_indices.default: _max_pool2d,      # output 0 only
-    aten._adaptive_avg_pool2d.default: _adaptive_avg_pool2d,
-    aten.mean.dim: _mean,                                   # global avg pool over H, W
-    aten.view.default: _reshape,
-    aten._unsafe_view.default: _reshape,
-    aten.reshape.default: _reshape,
-    aten.squeeze.dim: _reshape,
-    aten.squeeze.dims: _reshape,
-    aten.unsqueeze.default: _reshape,
-    aten.permute.default: _permute,                         # constants only
-    aten.addmm.default: _addmm,                             # b + x @ w.T -> ge.linear
-    aten.mm.default: _mm,
-    aten.bmm.default: _bmm,
-    aten.full.default: _full,                               # becomes a ge.const
-    aten.clone.default: _identity,
-    aten.alias.default: _identity,
-    aten.detach.default: _identity,
-    aten.lift_fresh_copy.default: _identity,
-    aten.sym_size.int: _symbolic,                           # shapes come from node.meta
-    aten._assert_scalar.default: _no_result,
-    aten.sym_constrain_range_for_size.default: _no_result,
-    aten._assert_tensor_metadata.default: _no_result,
-    operator.getitem: _getitem,
-    # Training IR (torch.export.export without run_decompositions)
-    aten.conv2d.default: _convolution,
-    aten.batch_norm.default: _batch_norm,
-    aten.max_pool2d.default: _max_pool2d,
-    aten.adaptive_avg_pool2d.default: _adaptive_avg_pool2d,
-    aten.flatten.using_ints: _flatten,
-    aten.linear.default: _linear,
-    aten.matmul.default: _matmul,
-    aten.t.default: _t,
-    aten.transpose.int: _transpose,
-    aten.contiguous.default: _identity,
-    aten.dropout.default: _dropout,
-}
-
-# Why some ops without an entry show up, so the user knows what to change.
-_HINTS = {
-    aten._native_batch_norm_legit_functional.default:
-        "batch norm in training mode; call model.eval() first",
-    aten._native_batch_norm_legit.default:
-        "batch norm without running statistics or in training mode",
-}
 
 
 # --------------------------------------------------------------------------
@@ -577,58 +402,48 @@ def _bind(node: Node) -> dict:
     return bound
 
 
-def _shape(sizes: Sequence[Any]) -> list[int]:
-    """A torch (maybe symbolic) size as xDSL dims: SymInts become `?`."""
-    return [d if isinstance(d, int) else DYNAMIC_INDEX for d in sizes]
-
-
-def _merged_dims(src: Sequence[Any], dst: Sequence[Any]) -> tuple[int, int] | None:
-    """(start, end) if `dst` is `src` with dims start..end merged into one, else None."""
-    src_s, dst_s = [str(d) for d in src], [str(d) for d in dst]
-    n = len(src_s) - len(dst_s) + 1
-    if n < 2:
-        return None
-    for s in range(len(dst_s)):
-        if src_s[:s] == dst_s[:s] and src_s[s + n:] == dst_s[s + 1:]:
-            end = s + n - 1
-            return s, (-1 if end == len(src_s) - 1 else end)
-    return None
-
-
 def _input_type(node: Node) -> TensorType:
     val = node.meta.get("val")
     if not isinstance(val, torch.Tensor):
         raise GEImportError(f"input '{node.name}' is a {type(val).__name__}; "
-                            "GE graphs take float32 tensors only")
-    if val.dtype != torch.float32:
-        raise GEImportError(f"input '{node.name}' has dtype {val.dtype}; "
-                            "GE graphs take float32 tensors only")
-    return TensorType(f32, _shape(val.shape))
+                            "GE graphs take tensors only")
+    try:
+        return TensorType(element_type(val.dtype), static_shape(val.shape))
+    except Unsupported as e:
+        raise GEImportError(f"input '{node.name}' has {e}") from None
 
 
 def _check_dtype(node: Node) -> None:
     val = node.meta.get("val")
-    if isinstance(val, (tuple, list)) and val:
-        val = val[0]
-    if isinstance(val, torch.Tensor) and val.dtype != torch.float32:
-        raise Unsupported(f"produces {val.dtype} tensors; GE supports float32 only")
+    for t in val if isinstance(val, (tuple, list)) else [val]:
+        if isinstance(t, torch.Tensor) and t.dtype not in ELEMENT_TYPES:
+            element_type(t.dtype)  # raises Unsupported naming the dtype
 
 
-def _check_shape(node: Node, value: SSAValue) -> None:
-    """GE's inferred shape must agree with PyTorch's; a mismatch is an importer bug."""
+def _check_result(node: Node, value: SSAValue) -> None:
+    """GE's inferred type must agree with PyTorch's; a mismatch is an importer bug."""
     val = node.meta.get("val")
     if not isinstance(val, torch.Tensor):
         return
-    got, want = ge.shape_of(value), tuple(_shape(val.shape))
-    if not shapes.compatible(got, want):
+    got, want = ge.shape_of(value), tuple(static_shape(val.shape))
+    got_t, want_t = ge.element_type(value.type), ELEMENT_TYPES.get(val.dtype)
+    if not shapes.compatible(got, want) or got_t != want_t:
         raise GEImportError(f"internal importer error at node '{node.name}' "
-                            f"({_op_name(node.target)}): GE inferred {shapes.fmt(got)}, "
-                            f"PyTorch says {shapes.fmt(want)}")
+                            f"({_op_name(node.target)}): GE inferred {shapes.fmt(got)} "
+                            f"{got_t}, PyTorch says {shapes.fmt(want)} {want_t}")
+
+
+def _no_mapping(target: Any) -> str:
+    if isinstance(target, torch._ops.OpOverload) and target.namespace not in ("aten", "prims"):
+        return "a custom op with no GE kernel"
+    return "no GE mapping"
 
 
 def _op_name(target: Any) -> str:
     if isinstance(target, torch._ops.OpOverload):
         return str(target)  # e.g. aten.cumsum.default
+    if isinstance(target, torch._ops.HigherOrderOperator):
+        return f"higher_order.{target.name()}"
     return getattr(target, "__qualname__", None) or str(target)
 
 

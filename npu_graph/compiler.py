@@ -17,10 +17,15 @@ from runtime.executor import Executable
 DEFAULT_PIPELINE = "ge-O3"
 
 
-def import_model(model: torch.nn.Module, example_inputs: tuple) -> ModuleOp:
+def import_model(model: torch.nn.Module, example_inputs: tuple,
+                 dynamic_shapes=None) -> ModuleOp:
+    """torch model -> verified GE IR; `dynamic_shapes` is torch.export's (Dim markers
+    become `?` dims), by default the model's own `dynamic_shapes` attribute if any."""
     from lowering.torch_to_ge import import_module
 
-    module = import_module(model, example_inputs)
+    if dynamic_shapes is None:
+        dynamic_shapes = getattr(model, "dynamic_shapes", None)
+    module = import_module(model, example_inputs, dynamic_shapes=dynamic_shapes)
     module.verify()
     return module
 
@@ -46,6 +51,7 @@ def lower(module: ModuleOp) -> ModuleOp:
 
 
 def compile_model(model: torch.nn.Module, example_inputs: tuple,
-                  pipeline: str = DEFAULT_PIPELINE) -> Executable:
+                  pipeline: str = DEFAULT_PIPELINE, dynamic_shapes=None) -> Executable:
     """torch model -> loaded executable, through every stage of the compiler."""
-    return Executable(lower(optimize(import_model(model, example_inputs), pipeline)))
+    return Executable(lower(optimize(import_model(model, example_inputs, dynamic_shapes),
+                                     pipeline)))

@@ -8,10 +8,10 @@ assumes a task's tiles spread over all cores of its unit.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from xdsl.ir import Operation
+from xdsl.ir import Operation, SSAValue
 
 from ge_dialect import ascend, ge
 
@@ -42,50 +42,81 @@ HARDWARE = {
 DEFAULT_HARDWARE = HARDWARE["ascend910"]
 
 
-def _numel(value) -> int:
+ShapeOf = Callable[[SSAValue], Sequence[int]]
+
+
+def static_shape(value: SSAValue) -> tuple[int, ...]:
+    """The shape in the value's type; an unknown `?` dim counts as 1."""
+    return tuple(max(d, 1) for d in value.type.get_shape())
+
+
+def _numel(value: SSAValue, shape_of: ShapeOf) -> int:
     n = 1
-    for d in value.type.get_shape():
+    for d in shape_of(value):
         n *= d
     return n
 
 
-def _conv_flops(op: ge.Conv2dOp) -> int:
-    oc, icg, kh, kw = op.weight.type.get_shape()
-    return 2 * _numel(op.output) * icg * kh * kw
+def _conv_flops(op: ge.Conv2dOp, shape_of: ShapeOf) -> int:
+    oc, icg, kh, kw = shape_of(op.weight)
+    return 2 * _numel(op.output, shape_of) * icg * kh * kw
 
 
-def _matmul_flops(op: ge.MatMulOp) -> int:
-    return 2 * _numel(op.output) * op.lhs.type.get_shape()[-1]
+def _conv_transpose_flops(op: ge.ConvTranspose2dOp, shape_of: ShapeOf) -> int:
+    # Every input element meets every weight element of its group once.
+    ic, ocg, kh, kw = shape_of(op.weight)
+    return 2 * _numel(op.input, shape_of) * ocg * kh * kw
 
 
-def _linear_flops(op: ge.LinearOp) -> int:
-    return 2 * _numel(op.output) * op.weight.type.get_shape()[1]
+def _matmul_flops(op: ge.MatMulOp, shape_of: ShapeOf) -> int:
+    # Batched too: the output counts every batch.
+    return 2 * _numel(op.output, shape_of) * shape_of(op.lhs)[-1]
+
+
+def _linear_flops(op: ge.LinearOp, shape_of: ShapeOf) -> int:
+    return 2 * _numel(op.output, shape_of) * shape_of(op.weight)[1]
 
 
 # Cube ops: FLOPs on the cube unit. Anything else counts one vector op per output element.
-CUBE_FLOPS: dict[type[Operation], Callable[[Operation], int]] = {
+CUBE_FLOPS: dict[type[Operation], Callable[[Operation, ShapeOf], int]] = {
     ge.Conv2dOp: _conv_flops,
+    ge.ConvTranspose2dOp: _conv_transpose_flops,
     ge.MatMulOp: _matmul_flops,
     ge.LinearOp: _linear_flops,
 }
 
 
-def task_time_us(task: ascend.TaskOp, hw: Hardware = DEFAULT_HARDWARE) -> float:
+def _body_ops(task: ascend.TaskOp):
+    """Every computing op of the body. Control-flow regions count once each: a
+    branch not taken or a loop run several times is not modelled."""
+    for op in task.body.walk():
+        if op is not task and not op.regions and not isinstance(op, ge.YieldOp):
+            yield op
+
+
+def _nbytes(value: SSAValue, shape_of: ShapeOf) -> int:
+    element = value.type.element_type
+    size = (element.bitwidth + 7) // 8 if hasattr(element, "bitwidth") else 4
+    return size * _numel(value, shape_of)
+
+
+def task_time_us(task: ascend.TaskOp, hw: Hardware = DEFAULT_HARDWARE,
+                 shape_of: ShapeOf = static_shape) -> float:
+    """Device time of one task; `shape_of` gives concrete shapes when the types
+    have `?` dims (the executor passes the shapes of a run)."""
     cube_flops = vector_ops = 0
-    for op in task.body.block.ops:
-        if isinstance(op, ge.YieldOp):
-            continue
+    for op in _body_ops(task):
         flops = CUBE_FLOPS.get(type(op))
         if flops is not None:
-            cube_flops += flops(op)
+            cube_flops += flops(op, shape_of)
         else:
-            vector_ops += sum(_numel(r) for r in op.results)
+            vector_ops += sum(_numel(r, shape_of) for r in op.results)
     cycles_per_us = hw.clock_ghz * 1e3
     cube_peak = hw.ai_cores * hw.cube_fp16_flops_per_cycle * cycles_per_us * hw.cube_efficiency
     # Elements per cycle at fp32 through the vector unit.
     vector_peak = (hw.ai_cores * hw.vector_bytes_per_cycle / 4 * cycles_per_us
                    * hw.vector_efficiency)
     compute = cube_flops / cube_peak + vector_ops / vector_peak
-    moved = sum(ascend.nbytes(v.type) for v in (*task.ins, *task.outs))
+    moved = sum(_nbytes(v, shape_of) for v in (*task.ins, *task.outs))
     memory = moved / (hw.hbm_gb_s * 1e3)  # GB/s -> bytes/us
     return hw.launch_us + max(compute, memory)

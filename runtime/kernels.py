@@ -18,7 +18,7 @@ from xdsl.ir import Attribute, Operation
 
 from ge_dialect import ge
 from ge_dialect.tensors import to_numpy
-from runtime import layout
+from runtime import custom_ops, layout
 
 Kernel = Callable[..., torch.Tensor]
 
@@ -76,9 +76,73 @@ def _max_pool2d(op: ge.MaxPool2dOp) -> Kernel:
     return _in_5d(op, lambda x: F.max_pool2d(x, k, s, p, d, ceil_mode=ceil))
 
 
-def _adaptive_avg_pool2d(op: ge.AdaptiveAvgPool2dOp) -> Kernel:
-    size = _ints(op.output_size)
-    return _in_5d(op, lambda x: F.adaptive_avg_pool2d(x, size))
+def _adaptive_pool2d(pool) -> Callable[[ge.AdaptivePool2dOp], Kernel]:
+    def prepare(op: ge.AdaptivePool2dOp) -> Kernel:
+        size = _ints(op.output_size)
+        return _in_5d(op, lambda x: pool(x, size))
+    return prepare
+
+
+def _avg_pool2d(op: ge.AvgPool2dOp) -> Kernel:
+    k, s, p = _ints(op.kernel_size), _ints(op.stride), _ints(op.padding)
+    ceil, include = bool(op.ceil_mode.value.data), bool(op.count_include_pad.value.data)
+    return lambda x: F.avg_pool2d(x, k, s, p, ceil, include)
+
+
+def _conv_transpose2d(op: ge.ConvTranspose2dOp) -> Kernel:
+    stride, padding, out_pad = _ints(op.stride), _ints(op.padding), _ints(op.output_padding)
+    dilation, groups = _ints(op.dilation), op.groups.value.data
+    return lambda x, w, b=None: F.conv_transpose2d(x, w, b, stride, padding, out_pad, groups,
+                                                   dilation)
+
+
+def _interpolate(op: ge.InterpolateOp) -> Kernel:
+    # The ATen ops themselves, so scale-based resizes index exactly as eager does.
+    size = list(_ints(op.size)) if op.size is not None else None
+    scale = list(op.scale.get_values()) if op.scale is not None else None
+    if op.mode.data == "nearest":
+        return lambda x: torch.ops.aten.upsample_nearest2d.vec(x, size, scale)
+    corners = bool(op.align_corners.value.data)
+    return lambda x: torch.ops.aten.upsample_bilinear2d.vec(x, size, corners, scale)
+
+
+def _layer_norm(op: ge.LayerNormOp) -> Kernel:
+    shape, eps = _ints(op.normalized_shape), op.epsilon.value.data
+    return lambda x, w=None, b=None: F.layer_norm(x, shape, w, b, eps)
+
+
+def _softmax(op: ge.SoftmaxOp) -> Kernel:
+    dim = op.dim.value.data
+    return lambda x: torch.softmax(x, dim)
+
+
+def _gelu(op: ge.GeluOp) -> Kernel:
+    approximate = op.approximate.data
+    return lambda x: F.gelu(x, approximate=approximate)
+
+
+def _clamp(op: ge.ClampOp) -> Kernel:
+    lo = op.min.value.data if op.min is not None else None
+    hi = op.max.value.data if op.max is not None else None
+    return lambda x: torch.clamp(x, lo, hi)
+
+
+_COMPARE = {"eq": torch.eq, "ne": torch.ne, "lt": torch.lt, "le": torch.le,
+            "gt": torch.gt, "ge": torch.ge}
+
+
+def _compare(op: ge.CompareOp) -> Kernel:
+    return _COMPARE[op.predicate.data]
+
+
+def _cast(op: ge.CastOp) -> Kernel:
+    dtype = torch_dtype(op.output.type.element_type)
+    return lambda x: x.to(dtype)
+
+
+def _full_like(op: ge.FullLikeOp) -> Kernel:
+    value, dtype = op.value.value.data, torch_dtype(op.output.type.element_type)
+    return lambda x: torch.full_like(x, value, dtype=dtype)
 
 
 def _trans_data(op: ge.TransDataOp) -> Kernel:
@@ -101,20 +165,103 @@ def _reshape(op: ge.ReshapeOp) -> Kernel:
     return lambda x: x.reshape(shape)
 
 
+def _transpose(op: ge.TransposeOp) -> Kernel:
+    perm = _ints(op.permutation)
+    return lambda x: x.permute(perm)
+
+
+def _expand(op: ge.ExpandOp) -> Kernel:
+    # A `?` result dim keeps the input's size, which is what -1 means to torch.
+    shape = tuple(-1 if d < 0 else d for d in op.output.type.get_shape())
+    return lambda x: x.expand(shape)
+
+
+def _slice(op: ge.SliceOp) -> Kernel:
+    dim, step = op.dim.value.data, op.step.value.data
+    start, end = op.start.value.data, op.end.value.data
+    return lambda x: torch.ops.aten.slice.Tensor(x, dim, start, end, step)
+
+
+def _concat(op: ge.ConcatOp) -> Kernel:
+    dim = op.dim.value.data
+    return lambda *xs: torch.cat(xs, dim)
+
+
+def _reduction(reduce) -> Callable[[ge.ReductionOp], Kernel]:
+    def prepare(op: ge.ReductionOp) -> Kernel:
+        dims, keepdim = list(_ints(op.dims)), bool(op.keepdim.value.data)
+        if not dims:  # all dims, spelled out: torch reads an empty list differently per op
+            dims = list(range(len(op.input.type.get_shape())))
+        return lambda x: reduce(x, dims, keepdim)
+    return prepare
+
+
+def _embedding(op: ge.EmbeddingOp) -> Kernel:
+    return lambda weight, indices: F.embedding(indices, weight)
+
+
 KERNELS: dict[type[Operation], Callable[[Operation], Kernel]] = {
     ge.ConstOp: _const,
+    # elementwise
     ge.ReluOp: lambda op: torch.relu,
+    ge.SigmoidOp: lambda op: torch.sigmoid,
+    ge.TanhOp: lambda op: torch.tanh,
+    ge.ExpOp: lambda op: torch.exp,
+    ge.LogOp: lambda op: torch.log,
+    ge.SqrtOp: lambda op: torch.sqrt,
+    ge.RsqrtOp: lambda op: torch.rsqrt,
+    ge.NegOp: lambda op: torch.neg,
+    ge.AbsOp: lambda op: torch.abs,
+    ge.ErfOp: lambda op: torch.erf,
+    ge.SiluOp: lambda op: F.silu,
+    ge.HardswishOp: lambda op: F.hardswish,
+    ge.HardsigmoidOp: lambda op: F.hardsigmoid,
+    ge.LogicalNotOp: lambda op: torch.logical_not,
+    ge.GeluOp: _gelu,
+    ge.ClampOp: _clamp,
     ge.AddOp: lambda op: torch.add,
+    ge.SubOp: lambda op: torch.sub,
     ge.MulOp: lambda op: torch.mul,
+    ge.DivOp: lambda op: torch.div,
+    ge.PowOp: lambda op: torch.pow,
+    ge.MaximumOp: lambda op: torch.maximum,
+    ge.MinimumOp: lambda op: torch.minimum,
+    ge.LogicalAndOp: lambda op: torch.logical_and,
+    ge.LogicalOrOp: lambda op: torch.logical_or,
+    ge.CompareOp: _compare,
+    ge.WhereOp: lambda op: torch.where,
+    ge.CastOp: _cast,
+    ge.FullLikeOp: _full_like,
+    # neural network
     ge.Conv2dOp: _conv2d,
+    ge.ConvTranspose2dOp: _conv_transpose2d,
     ge.BatchNormOp: _batch_norm,
+    ge.LayerNormOp: _layer_norm,
+    ge.SoftmaxOp: _softmax,
+    ge.EmbeddingOp: _embedding,
     ge.MaxPool2dOp: _max_pool2d,
-    ge.AdaptiveAvgPool2dOp: _adaptive_avg_pool2d,
-    ge.FlattenOp: _flatten,
-    ge.ReshapeOp: _reshape,
+    ge.AvgPool2dOp: _avg_pool2d,
+    ge.AdaptiveAvgPool2dOp: _adaptive_pool2d(F.adaptive_avg_pool2d),
+    ge.AdaptiveMaxPool2dOp: _adaptive_pool2d(F.adaptive_max_pool2d),
+    ge.InterpolateOp: _interpolate,
     ge.MatMulOp: lambda op: torch.matmul,
     ge.LinearOp: lambda op: F.linear,
+    # shapes, layout and data movement
     ge.TransDataOp: _trans_data,
+    ge.FlattenOp: _flatten,
+    ge.ReshapeOp: _reshape,
+    ge.TransposeOp: _transpose,
+    ge.ExpandOp: _expand,
+    ge.SliceOp: _slice,
+    ge.ConcatOp: _concat,
+    # reductions
+    ge.ReduceSumOp: _reduction(torch.sum),
+    ge.ReduceMeanOp: _reduction(torch.mean),
+    ge.ReduceMaxOp: _reduction(torch.amax),
+    ge.ReduceMinOp: _reduction(torch.amin),
+    ge.ReduceAnyOp: _reduction(torch.any),
+    # ops run by user kernels (npu_graph.custom_op)
+    ge.CustomOp: custom_ops.prepare,
 }
 
 

@@ -20,11 +20,39 @@ class InputError(ValueError):
     """The caller passed inputs that do not match the graph's signature."""
 
 
+def _results(op: Operation, values: list[torch.Tensor]):
+    """A region's yielded values in the calling convention of kernels."""
+    return values if len(op.results) != 1 else values[0]
+
+
+def _fused(op: ge.FusedOp) -> kernels.Kernel:
+    body = BlockProgram(op.body.block)
+    return body if len(op.outputs) > 1 else (lambda *args: body(*args)[0])
+
+
+def _if(op: ge.IfOp) -> kernels.Kernel:
+    branches = (BlockProgram(op.else_region.block), BlockProgram(op.then_region.block))
+    return lambda cond, *args: _results(op, branches[bool(cond)](*args))
+
+
+def _while(op: ge.WhileOp) -> kernels.Kernel:
+    cond, body = BlockProgram(op.cond_region.block), BlockProgram(op.body_region.block)
+
+    def run(*args: torch.Tensor):
+        while bool(cond(*args)[0]):
+            args = body(*args)
+        return _results(op, list(args))
+
+    return run
+
+
+# Ops with regions compile their regions into BlockPrograms; the rest use KERNELS.
+REGION_KERNELS = {ge.FusedOp: _fused, ge.IfOp: _if, ge.WhileOp: _while}
+
+
 def compile_op(op: Operation) -> kernels.Kernel:
-    if isinstance(op, ge.FusedOp):
-        body = BlockProgram(op.body.block)
-        return body if len(op.outputs) > 1 else (lambda *args: body(*args)[0])
-    return kernels.prepare(op)
+    preparer = REGION_KERNELS.get(type(op))
+    return preparer(op) if preparer else kernels.prepare(op)
 
 
 class BlockProgram:
@@ -45,6 +73,7 @@ class BlockProgram:
                 outs.append(slot[result])
             self.steps.append((compile_op(op), ins, outs))
         self.num_slots = len(slot)
+        self.slot_values: list[SSAValue] = list(slot)  # slots are numbered in insertion order
         self.frees = self._last_uses()
 
     def _last_uses(self) -> list[list[int]]:
@@ -61,7 +90,13 @@ class BlockProgram:
         return frees
 
     def __call__(self, *args: torch.Tensor) -> list[torch.Tensor]:
+        return self.run(args)
+
+    def run(self, args, shapes: dict[SSAValue, tuple] | None = None) -> list[torch.Tensor]:
+        """Run the block; if `shapes` is given, record every value's concrete shape."""
         env: list = list(args) + [None] * (self.num_slots - len(args))
+        if shapes is not None:
+            shapes.update((self.slot_values[i], tuple(a.shape)) for i, a in enumerate(args))
         for (kernel, ins, outs), frees in zip(self.steps, self.frees):
             result = kernel(*[env[s] for s in ins])
             if len(outs) == 1:
@@ -69,6 +104,8 @@ class BlockProgram:
             else:
                 for s, value in zip(outs, result):
                     env[s] = value
+            if shapes is not None:
+                shapes.update((self.slot_values[s], tuple(env[s].shape)) for s in outs)
             for s in frees:
                 env[s] = None
         return [env[s] for s in self.outputs]

@@ -10,6 +10,14 @@ def conv3x3(in_channels: int, out_channels: int, stride: int = 1) -> nn.Conv2d:
     return nn.Conv2d(in_channels, out_channels, 3, stride=stride, padding=1, bias=False)
 
 
+def shortcut(in_channels: int, out_channels: int, stride: int) -> nn.Module | None:
+    """The projection (1x1 conv + BN) a residual block needs when its shape changes."""
+    if stride == 1 and in_channels == out_channels:
+        return None
+    return nn.Sequential(nn.Conv2d(in_channels, out_channels, 1, stride=stride, bias=False),
+                         nn.BatchNorm2d(out_channels))
+
+
 class BasicBlock(nn.Module):
     """relu(bn2(conv2(relu(bn1(conv1(x))))) + downsample(x)), as in torchvision."""
 
@@ -20,11 +28,7 @@ class BasicBlock(nn.Module):
         self.relu = nn.ReLU()
         self.conv2 = conv3x3(out_channels, out_channels)
         self.bn2 = nn.BatchNorm2d(out_channels)
-        self.downsample = None
-        if stride != 1 or in_channels != out_channels:
-            self.downsample = nn.Sequential(
-                nn.Conv2d(in_channels, out_channels, 1, stride=stride, bias=False),
-                nn.BatchNorm2d(out_channels))
+        self.downsample = shortcut(in_channels, out_channels, stride)
 
     def forward(self, x):
         identity = x if self.downsample is None else self.downsample(x)

@@ -50,3 +50,11 @@ func.func @offset_type() {
   %b = ascend.buffer {offset = 0 : i32} : memref<4xf32>
   func.return
 }
+
+// -----
+
+// CHECK: {{^}}ascend.dyn_buffer: the shape is static; use ascend.buffer with an offset in the static arena{{$}}
+func.func @static_dyn_buffer() -> memref<4xf32> {
+  %b = ascend.dyn_buffer : memref<4xf32>
+  func.return %b : memref<4xf32>
+}

@@ -35,7 +35,7 @@ func.func @adaptive_zero(%x: tensor<1x3x8x8xf32>) -> tensor<1x3x0x1xf32> {
 
 // -----
 
-// CHECK: {{^}}ge.yield must be the terminator of ge.fused or ascend.task, not of func.func
+// CHECK: {{^}}ge.yield must be the terminator of ge.fused or ge.if or ge.while or ascend.task, not of func.func
 func.func @stray_yield(%x: tensor<4xf32>) -> tensor<4xf32> {
   ge.yield %x : tensor<4xf32>
 }

@@ -1,0 +1,172 @@
+"""The ATen -> GE table: one entry per ATen overload, builders grouped by family.
+
+    math.py     elementwise ops, comparisons, casts, reductions, tensor creation
+    nn.py       convolutions, normalization, pooling, resizing, embedding, matmuls
+    shape.py    views, permutations, broadcasts, slices, concatenation
+    control.py  torch.cond, while_loop, custom ops and FX plumbing
+
+Adding an op is one builder (often a one-line factory call) plus one line here.
+Ops missing from the table can still run through `npu_graph.custom_op`.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any
+
+import torch
+
+from ge_dialect import ge
+from lowering.aten import control, math, nn, shape
+from lowering.aten.common import Builder
+
+aten = torch.ops.aten
+higher_order = torch.ops.higher_order
+
+ATEN_TO_GE: dict[Any, Builder] = {
+    # ---- elementwise (core ATen)
+    aten.relu.default: math.unary(ge.ReluOp),
+    aten.sigmoid.default: math.unary(ge.SigmoidOp),
+    aten.tanh.default: math.unary(ge.TanhOp),
+    aten.exp.default: math.unary(ge.ExpOp),
+    aten.log.default: math.unary(ge.LogOp),
+    aten.sqrt.default: math.unary(ge.SqrtOp),
+    aten.rsqrt.default: math.unary(ge.RsqrtOp),
+    aten.neg.default: math.unary(ge.NegOp),
+    aten.abs.default: math.unary(ge.AbsOp),
+    aten.erf.default: math.unary(ge.ErfOp),
+    aten.gelu.default: math.gelu,
+    aten.clamp.default: math.clamp,
+    aten.hardtanh.default: math.hardtanh,                   # relu6 = hardtanh(0, 6)
+    aten.add.Tensor: math.add,                              # x + alpha * y
+    aten.add.Scalar: math.add,
+    aten.sub.Tensor: math.sub,                              # x - alpha * y
+    aten.sub.Scalar: math.sub,
+    aten.mul.Tensor: math.binary(ge.MulOp),
+    aten.mul.Scalar: math.binary(ge.MulOp),
+    aten.div.Tensor: math.binary(ge.DivOp),
+    aten.div.Scalar: math.binary(ge.DivOp),
+    aten.pow.Tensor_Scalar: math.binary(ge.PowOp, "self", "exponent"),
+    aten.pow.Tensor_Tensor: math.binary(ge.PowOp, "self", "exponent"),
+    aten.maximum.default: math.binary(ge.MaximumOp),
+    aten.minimum.default: math.binary(ge.MinimumOp),
+    aten.eq.Scalar: math.compare("eq"),
+    aten.eq.Tensor: math.compare("eq"),
+    aten.ne.Scalar: math.compare("ne"),
+    aten.ne.Tensor: math.compare("ne"),
+    aten.lt.Scalar: math.compare("lt"),
+    aten.lt.Tensor: math.compare("lt"),
+    aten.le.Scalar: math.compare("le"),
+    aten.le.Tensor: math.compare("le"),
+    aten.gt.Scalar: math.compare("gt"),
+    aten.gt.Tensor: math.compare("gt"),
+    aten.ge.Scalar: math.compare("ge"),
+    aten.ge.Tensor: math.compare("ge"),
+    aten.logical_not.default: math.logical_not,
+    aten.bitwise_not.default: math.logical_not,             # booleans only
+    aten.logical_and.default: math.logical(ge.LogicalAndOp),
+    aten.bitwise_and.Tensor: math.logical(ge.LogicalAndOp),
+    aten.logical_or.default: math.logical(ge.LogicalOrOp),
+    aten.bitwise_or.Tensor: math.logical(ge.LogicalOrOp),
+    aten.where.self: math.where,
+    aten._to_copy.default: math.to_copy,                    # a dtype change -> ge.cast
+    # ---- reductions
+    aten.sum.dim_IntList: math.reduction(ge.ReduceSumOp),
+    aten.sum.default: math.reduction(ge.ReduceSumOp),
+    aten.mean.dim: math.mean,                               # over H, W: global avg pool
+    aten.mean.default: math.mean,
+    aten.amax.default: math.reduction(ge.ReduceMaxOp),
+    aten.amin.default: math.reduction(ge.ReduceMinOp),
+    aten.any.dim: math.reduction(ge.ReduceAnyOp),
+    aten.any.dims: math.reduction(ge.ReduceAnyOp),
+    aten.any.default: math.reduction(ge.ReduceAnyOp),
+    # ---- tensor creation: evaluated at import, kept as (splat) constants
+    aten.full.default: math.create,
+    aten.scalar_tensor.default: math.create,
+    aten.arange.start_step: math.create,
+    aten.arange.default: math.create,
+    aten.full_like.default: math.full_like,
+    # ---- neural network layers
+    aten.convolution.default: nn.convolution,               # also transposed
+    aten._native_batch_norm_legit_no_training.default: nn.batch_norm,
+    aten.native_layer_norm.default: nn.layer_norm,          # output 0 only
+    aten._softmax.default: nn.softmax,
+    aten.embedding.default: nn.embedding,
+    aten.max_pool2d_with_indices.default: nn.max_pool2d,    # output 0 only
+    aten.avg_pool2d.default: nn.avg_pool2d,
+    aten._adaptive_avg_pool2d.default: nn.adaptive_avg_pool2d,
+    aten.adaptive_max_pool2d.default: nn.adaptive_max_pool2d,  # output 0 only
+    aten.upsample_nearest2d.vec: nn.upsample("nearest"),
+    aten.upsample_bilinear2d.vec: nn.upsample("bilinear"),
+    aten.addmm.default: nn.addmm,                           # b + x @ w.T -> ge.linear
+    aten.mm.default: nn.mm,
+    aten.bmm.default: nn.matmul("self", "mat2"),
+    # ---- shapes and data movement
+    aten.view.default: shape.reshape,
+    aten._unsafe_view.default: shape.reshape,
+    aten.reshape.default: shape.reshape,
+    aten.squeeze.dim: shape.reshape,
+    aten.squeeze.dims: shape.reshape,
+    aten.unsqueeze.default: shape.reshape,
+    aten.permute.default: shape.permute,                    # of a constant: folded
+    aten.expand.default: shape.expand,
+    aten.slice.Tensor: shape.slice_,
+    aten.select.int: shape.select,
+    aten.split_with_sizes.default: shape.split_with_sizes,
+    aten.split.Tensor: shape.split,
+    aten.cat.default: shape.cat,
+    aten.clone.default: shape.identity,
+    aten.alias.default: shape.identity,
+    aten.detach.default: shape.identity,
+    aten.lift_fresh_copy.default: shape.identity,
+    # ---- control flow and plumbing
+    higher_order.cond: control.cond,
+    higher_order.while_loop: control.while_loop,
+    operator.getitem: control.getitem,
+    aten.sym_size.int: control.symbolic,                    # sizes come from node.meta
+    operator.mul: control.symbolic,
+    operator.add: control.symbolic,
+    operator.sub: control.symbolic,
+    operator.floordiv: control.symbolic,
+    aten._assert_scalar.default: control.no_result,
+    aten.sym_constrain_range_for_size.default: control.no_result,
+    aten._assert_tensor_metadata.default: control.no_result,
+    # ---- training IR (torch.export.export without run_decompositions)
+    aten.conv2d.default: nn.convolution,
+    aten.conv_transpose2d.input: nn.conv_transpose2d,
+    aten.batch_norm.default: nn.batch_norm,
+    aten.layer_norm.default: nn.layer_norm,
+    aten.softmax.int: nn.softmax,
+    aten.max_pool2d.default: nn.max_pool2d,
+    aten.adaptive_avg_pool2d.default: nn.adaptive_avg_pool2d,
+    aten.flatten.using_ints: shape.flatten,
+    aten.linear.default: nn.linear,
+    aten.matmul.default: nn.matmul(),
+    aten.t.default: shape.t,
+    aten.transpose.int: shape.transpose,
+    aten.contiguous.default: shape.identity,
+    aten.dropout.default: nn.dropout,
+    aten.relu6.default: math.relu6,
+    aten.silu.default: math.unary(ge.SiluOp),
+    aten.hardswish.default: math.unary(ge.HardswishOp),
+    aten.hardsigmoid.default: math.unary(ge.HardsigmoidOp),
+    aten.masked_fill.Scalar: math.masked_fill,
+    aten.to.dtype: math.to_copy,
+    aten.zeros.default: math.create,
+    aten.ones.default: math.create,
+    aten.zeros_like.default: math.filled_like(0.0),
+    aten.ones_like.default: math.filled_like(1.0),
+    aten.tril.default: math.fold,                           # of constants only
+    aten.triu.default: math.fold,
+    aten.chunk.default: shape.chunk,
+    aten.scaled_dot_product_attention.default: nn.scaled_dot_product_attention,
+}
+
+# Why some ops without an entry show up, so the user knows what to change.
+HINTS = {
+    aten._native_batch_norm_legit_functional.default:
+        "batch norm in training mode; call model.eval() first",
+    aten._native_batch_norm_legit.default:
+        "batch norm without running statistics or in training mode",
+    aten.native_dropout.default: "dropout in training mode; call model.eval() first",
+}

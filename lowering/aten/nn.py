@@ -1,0 +1,177 @@
+"""Builders for convolutions, normalization, pooling, resizing, embeddings and matmuls."""
+
+from __future__ import annotations
+
+import math
+
+import torch
+
+from ge_dialect import ge
+from lowering.aten.common import Unsupported, Value, Weight, meta, pair
+
+
+def convolution(g, a) -> Value:
+    weight = g.value(a["weight"])
+    if len(ge.shape_of(weight)) != 4:
+        raise Unsupported(f"{len(ge.shape_of(weight)) - 2}-D convolution; GE has 2-D only")
+    x = g.typed(a["input"])
+    bias = g.value(a["bias"]) if a["bias"] is not None else None
+    stride, padding, dilation = pair(a["stride"]), pair(a["padding"]), pair(a["dilation"])
+    if a.get("transposed"):
+        return g.emit(ge.ConvTranspose2dOp(x, weight, bias, stride, padding,
+                                           pair(a["output_padding"]), dilation, a["groups"]))
+    return g.emit(ge.Conv2dOp(x, weight, bias, stride, padding, dilation, a["groups"]))
+
+
+def conv_transpose2d(g, a) -> Value:
+    """The training-IR spelling; core ATen has convolution(transposed=True)."""
+    return convolution(g, {**a, "transposed": True})
+
+
+def batch_norm(g, a) -> Value:
+    if a.get("training"):
+        raise Unsupported("batch norm in training mode; call model.eval() first")
+    if a["running_mean"] is None or a["running_var"] is None:
+        raise Unsupported("batch norm without running statistics")
+    x = g.typed(a["input"])
+    channels = ge.shape_of(x)[1]
+    weight = a["weight"] if a["weight"] is not None else Weight(
+        torch.ones(channels), f"{g.value_name()}_weight")
+    bias = a["bias"] if a["bias"] is not None else Weight(
+        torch.zeros(channels), f"{g.value_name()}_bias")
+    y = g.emit(ge.BatchNormOp(x, g.value(weight), g.value(bias), g.value(a["running_mean"]),
+                              g.value(a["running_var"]), float(a["eps"])))
+    # The no-training overload also returns (empty) saved mean and invstd.
+    return (y, None, None) if len(g.node.target._schema.returns) == 3 else y
+
+
+def layer_norm(g, a) -> Value:
+    weight, bias = a["weight"], a["bias"]
+    if bias is not None and weight is None:
+        weight = Weight(torch.ones(tuple(a["normalized_shape"])), f"{g.value_name()}_weight")
+    y = g.emit(ge.LayerNormOp(g.typed(a["input"]), list(a["normalized_shape"]),
+                              g.value(weight) if weight is not None else None,
+                              g.value(bias) if bias is not None else None, float(a["eps"])))
+    # native_layer_norm also returns mean and rstd, which inference never reads.
+    return (y, None, None) if len(g.node.target._schema.returns) == 3 else y
+
+
+def softmax(g, a) -> Value:
+    if a.get("half_to_float"):
+        raise Unsupported("softmax with half_to_float")
+    return g.emit(ge.SoftmaxOp(g.typed(a["self"]), a["dim"]))
+
+
+def embedding(g, a) -> Value:
+    return g.emit(ge.EmbeddingOp(g.value(a["weight"]), g.value(a["indices"])))
+
+
+def max_pool2d(g, a) -> Value:
+    kernel = pair(a["kernel_size"])
+    stride = pair(a["stride"]) if a["stride"] else kernel
+    y = g.emit(ge.MaxPool2dOp(g.typed(a["self"]), kernel, stride, pair(a["padding"]),
+                              pair(a["dilation"]), bool(a["ceil_mode"])))
+    return (y, None) if len(g.node.target._schema.returns) == 2 else y
+
+
+def avg_pool2d(g, a) -> Value:
+    if a.get("divisor_override") is not None:
+        raise Unsupported("avg_pool2d with divisor_override")
+    kernel = pair(a["kernel_size"])
+    stride = pair(a["stride"]) if a["stride"] else kernel
+    return g.emit(ge.AvgPool2dOp(g.typed(a["self"]), kernel, stride, pair(a["padding"]),
+                                 bool(a["ceil_mode"]), bool(a["count_include_pad"])))
+
+
+def adaptive_avg_pool2d(g, a) -> Value:
+    return g.emit(ge.AdaptiveAvgPool2dOp(g.typed(a["self"]), pair(a["output_size"])))
+
+
+def adaptive_max_pool2d(g, a) -> Value:
+    y = g.emit(ge.AdaptiveMaxPool2dOp(g.typed(a["self"]), pair(a["output_size"])))
+    return (y, None)  # values and indices; GE imports the values only
+
+
+def upsample(mode: str):
+    """upsample_<mode>2d.vec(x, output_size, [align_corners,] scale_factors)."""
+    def build(g, a) -> Value:
+        size, scale = a["output_size"], a["scale_factors"]
+        if size is not None and not all(isinstance(s, int) for s in size):
+            raise Unsupported("resize to a symbolic size")
+        return g.emit(ge.InterpolateOp(
+            g.typed(a["input"]), mode, list(size) if size is not None else None,
+            list(scale) if scale is not None and size is None else None,
+            bool(a.get("align_corners") or False)))
+    return build
+
+
+def dropout(g, a) -> Value:
+    if a["train"]:
+        raise Unsupported("dropout in training mode; call model.eval() first")
+    x = g.raw(a["input"])
+    return (x, None) if isinstance(meta(g.node), (tuple, list)) else x
+
+
+def scaled_dot_product_attention(g, a) -> Value:
+    """softmax(q @ k^T * scale + mask) @ v, decomposed as core ATen does; the
+    training IR keeps it as one op."""
+    if a["dropout_p"] or a.get("enable_gqa"):
+        raise Unsupported("attention with dropout or grouped-query heads")
+    q, k, v = g.typed(a["query"]), g.typed(a["key"]), g.typed(a["value"])
+    rank = len(ge.shape_of(k))
+    kt = g.emit(ge.TransposeOp(k, list(range(rank - 2)) + [rank - 1, rank - 2]), "kt")
+    att = g.emit(ge.MatMulOp(q, kt), "qk")
+    scale = a["scale"] if a["scale"] is not None else 1 / math.sqrt(meta(a["query"]).shape[-1])
+    att = g.emit(ge.MulOp(att, g.scalar(scale, att)), "scaled")
+    masks = [a["attn_mask"]] if a["attn_mask"] is not None else []
+    if a["is_causal"]:
+        length, source = meta(a["query"]).shape[-2], meta(a["key"]).shape[-2]
+        if not (isinstance(length, int) and isinstance(source, int)):
+            raise Unsupported("causal attention over a dynamic sequence length")
+        masks.append(Weight(torch.ones(length, source, dtype=torch.bool).tril(),
+                            f"{g.value_name()}_causal"))
+    for mask in masks:
+        m = g.value(mask)
+        if ge.element_type(m.type) == ge.i1:
+            att = g.emit(ge.WhereOp(m, att, g.scalar(float("-inf"), att)), "masked")
+        else:
+            att = g.emit(ge.AddOp(att, g.typed(mask)), "masked")
+    probs = g.emit(ge.SoftmaxOp(att, -1), "softmax")
+    return g.emit(ge.MatMulOp(probs, v))
+
+
+# ---- matrix products
+
+
+def linear(g, a) -> Value:
+    bias = g.value(a["bias"]) if a["bias"] is not None else None
+    return g.emit(ge.LinearOp(g.typed(a["input"]), g.value(a["weight"]), bias))
+
+
+def mm(g, a) -> Value:
+    """x @ w: ge.linear when w is a transposed constant weight, else ge.matmul."""
+    rhs = g.raw(a["mat2"])
+    if isinstance(rhs, Weight) and rhs.transpose_of is not None:
+        return g.emit(ge.LinearOp(g.typed(a["self"]), g.value(rhs.transpose_of)))
+    return g.emit(ge.MatMulOp(g.typed(a["self"]), g.typed(a["mat2"])))
+
+
+def addmm(g, a) -> Value:
+    """beta * bias + alpha * (x @ w); nn.Linear's form becomes one ge.linear."""
+    rhs, alpha, beta = g.raw(a["mat2"]), a["alpha"], a["beta"]
+    bias = g.typed(a["self"])
+    if (isinstance(rhs, Weight) and rhs.transpose_of is not None and alpha == beta == 1
+            and len(ge.shape_of(bias)) == 1):
+        return g.emit(ge.LinearOp(g.typed(a["mat1"]), g.value(rhs.transpose_of), bias))
+    prod = g.emit(ge.MatMulOp(g.typed(a["mat1"]), g.typed(a["mat2"])), "mm")
+    if alpha != 1:
+        prod = g.emit(ge.MulOp(prod, g.scalar(alpha, prod)), "alpha")
+    if beta != 1:
+        bias = g.emit(ge.MulOp(bias, g.scalar(beta, bias)), "beta")
+    return g.emit(ge.AddOp(prod, bias))
+
+
+def matmul(lhs: str = "self", rhs: str = "other"):
+    def build(g, a) -> Value:
+        return g.emit(ge.MatMulOp(g.typed(a[lhs]), g.typed(a[rhs])))
+    return build
