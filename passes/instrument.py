@@ -350,7 +350,7 @@ class _Observer(RewritePattern):
         what, where = describe(op), location_of(op)  # before the rewrite renames or erases it
         text = None
         if s.capture == s.rewrites + 1:
-            what, text = describe(op, self.region), _print_op(op)
+            what, text = describe(op, self.region), print_in_context(op, self.region)
         self.actor = None
         self.pattern.match_and_rewrite(op, rewriter)
         if not rewriter.has_done_action:
@@ -417,7 +417,23 @@ def fingerprint(op: Operation) -> tuple:
         for o in ops)
 
 
-def _print_op(op: Operation) -> str:
+def print_in_context(op: Operation, scope: Region) -> str:
+    """`op` as it reads when all of `scope` is printed (so value names match),
+    weights elided; its nested regions included."""
     from ge_dialect.printing import format_ir
 
-    return format_ir(op, 16).strip()
+    root = scope.parent_op()
+    if root is None or not op.results:
+        return format_ir(op, 16).strip()
+    name = printed_name(op.results[0], scope)
+    lines = format_ir(root, 16).splitlines()
+    start = next((i for i, line in enumerate(lines)
+                  if line.lstrip().startswith((f"%{name} =", f"%{name},"))), None)
+    if start is None:
+        return format_ir(op, 16).strip()
+    indent = len(lines[start]) - len(lines[start].lstrip())
+    end = start
+    if lines[start].endswith("{"):  # up to the brace that closes its region
+        end = next((j for j in range(start + 1, len(lines))
+                    if lines[j] == " " * indent + "}"), start)
+    return "\n".join(line[indent:] for line in lines[start:end + 1])

@@ -1,0 +1,170 @@
+"""ge-bisect: find the pass, and the rewrite inside it, that broke the numbers.
+
+    ge-bisect --model resnet_block -p ge-O3
+    ge-bisect --model my_model.py:make -p 'ge-O2,my-rules' --load-pass-plugin my_rules.py
+    ge-bisect --model graph.mlir -p ge-O3 --tol 1e-5 --seed 1
+
+MODEL is a zoo name (test/models), a Python file and a function in it that
+returns (model, example_inputs) (a torch.nn.Module, or GE IR as a ModuleOp),
+or a .mlir file of GE IR. Inputs are drawn from --seed in the example
+inputs' shapes. See npu_graph/bisect.py for the method.
+
+Exit status: 0 no pass moves the outputs past the tolerance; 3 a bad pass was
+found (and reported); 1 a user error (unknown model, bad pipeline, plugin
+error); 2 an internal error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+import sys
+from pathlib import Path
+
+OK, USER_ERROR, INTERNAL_ERROR, FOUND = 0, 1, 2, 3
+REPO = Path(__file__).resolve().parents[1]
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(prog="ge-bisect", description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter,
+                                epilog=__doc__.split("\n\n", 1)[1])
+    p.add_argument("--model", required=True,
+                   help="zoo name, FILE.py:FUNCTION or FILE.mlir")
+    p.add_argument("-p", "--passes", default="ge-O3", help="pipeline (default ge-O3)")
+    p.add_argument("--tol", type=float, default=1e-4,
+                   help="bad when max|out - ref| > TOL * max(1, max|ref|) (default 1e-4)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the inputs (default 0)")
+    p.add_argument("--load-pass-plugin", action="append", default=[], metavar="FILE",
+                   help="load passes from a Python file (repeatable)")
+    return p.parse_args(argv)
+
+
+def zoo_names() -> list[str]:
+    models = importlib.import_module("test.models")
+    zoo = getattr(models, "ZOO", None)
+    if zoo is not None:
+        return sorted(zoo)
+    return sorted(m.name for m in pkgutil.iter_modules(models.__path__)
+                  if hasattr(importlib.import_module(f"test.models.{m.name}"), "make"))
+
+
+def zoo_factory(name: str):
+    """`test.models.ZOO[name]` when the zoo has an index, else `test.models.<name>.make`."""
+    if str(REPO) not in sys.path:
+        sys.path.insert(0, str(REPO))
+    models = importlib.import_module("test.models")
+    zoo = getattr(models, "ZOO", None)
+    entry = zoo.get(name) if zoo is not None else None
+    if entry is None and zoo is None and name.isidentifier():
+        try:
+            entry = importlib.import_module(f"test.models.{name}")
+        except ModuleNotFoundError:
+            entry = None
+    if entry is None:
+        raise ValueError(f"unknown model '{name}'; the zoo has: {', '.join(zoo_names())} "
+                         "(or give FILE.py:FUNCTION or FILE.mlir)")
+    return entry if callable(entry) else entry.make
+
+
+def load_model(spec: str, seed: int):
+    """(GE module, seeded inputs) for --model."""
+    import torch
+    from xdsl.dialects.builtin import ModuleOp
+
+    from npu_graph.bisect import seeded_inputs
+    from npu_graph.compiler import import_model
+
+    if spec.endswith(".mlir"):
+        return _load_mlir(spec, seed)
+    if ":" in spec:
+        from passes.plugins import import_file
+
+        path, _, function = spec.rpartition(":")
+        factory = getattr(import_file(path, "model"), function, None)
+        if not callable(factory):
+            raise ValueError(f"{path} has no function '{function}'")
+    else:
+        factory = zoo_factory(spec)
+    model, examples = factory()
+    examples = (examples,) if isinstance(examples, torch.Tensor) else tuple(examples)
+    inputs = seeded_inputs(examples, seed)
+    module = model if isinstance(model, ModuleOp) else import_model(model, examples)
+    return module, inputs
+
+
+def _load_mlir(path: str, seed: int):
+    import torch
+    from xdsl.parser import Parser
+
+    from ge_dialect import make_context
+    from npu_graph.bisect import seeded_inputs
+    from runtime.kernels import torch_dtype
+    from runtime.reference import find_func
+
+    module = Parser(make_context(), Path(path).read_text(), name=path).parse_module()
+    module.verify()
+    types = find_func(module).function_type.inputs.data
+    examples = tuple(torch.empty([max(d, 1) for d in t.get_shape()],
+                                 dtype=torch_dtype(t.element_type)) for t in types)
+    return module, seeded_inputs(examples, seed)
+
+
+def report(args, result) -> int:
+    from passes.plugins import plugin_of
+
+    print(f"ge-bisect: model {args.model}, pipeline '{args.passes}', seed {args.seed}, "
+          f"tol {args.tol:g} (x{result.reference_scale:.3g}, the outputs' scale)")
+    print("max |out - ref| after each pass (ref: the graph before any pass):")
+    for step in result.steps:
+        value = f"{step.error:10.3e}" if step.error is not None else f"{'-':>10}"
+        mark = "  <- first bad pass" if step.path == result.bad_pass else ""
+        print(f"  {value}  {step.path}{step.note and '  (' + step.note + ')' or ''}{mark}")
+    if result.bad_pass is None:
+        print("no pass moves the outputs past the tolerance")
+        return OK
+    plugin = plugin_of(result.bad_pass_name)
+    origin = f" (plugin {plugin})" if plugin else ""
+    print(f"first bad pass: {result.bad_pass}{origin}")
+    print(f"  max abs error {result.error_before:.3e} before it, "
+          f"{result.error_after:.3e} after it")
+    bad = result.rewrite
+    if bad is None:
+        print("first bad rewrite: none found; the pass changes the numbers outside "
+              "its pattern rewrites")
+        return FOUND
+    app = bad.application
+    print(f"first bad rewrite: #{app.index} of {bad.of} in {result.bad_pass}, "
+          f"pattern {app.pattern}")
+    print(f"  on {app.op} at {app.location or 'an unknown source location (none recorded)'}")
+    for line in (app.text or "").splitlines()[:12]:
+        print(f"    {line}")
+    print(f"  max abs error {bad.error_before:.3e} before it, {bad.error_after:.3e} after it")
+    return FOUND
+
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
+    try:
+        from lowering.torch_to_ge import GEImportError
+        from npu_graph.bisect import bisect
+        from passes.plugins import load_pass_plugin
+        from xdsl.utils.exceptions import DiagnosticException, ParseError
+
+        for path in args.load_pass_plugin:
+            load_pass_plugin(path)
+        module, inputs = load_model(args.model, args.seed)
+        result = bisect(module, inputs, args.passes, args.tol)
+    except (ValueError, OSError, GEImportError, ParseError, DiagnosticException) as e:
+        print(f"ge-bisect: error: {' '.join(str(e).split()) or type(e).__name__}",
+              file=sys.stderr)
+        return USER_ERROR
+    except Exception as e:  # noqa: BLE001 - last-resort guard, see module docstring
+        print(f"ge-bisect: internal error ({type(e).__name__}: {e})", file=sys.stderr)
+        return INTERNAL_ERROR
+    return report(args, result)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
