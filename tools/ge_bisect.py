@@ -43,7 +43,7 @@ def report(args, result) -> int:
     from passes.plugins import plugin_of
 
     print(f"ge-bisect: model {args.model}, pipeline '{args.passes}', seed {args.seed}, "
-          f"tol {args.tol:g} (x{result.reference_scale:.3g}, the outputs' scale)")
+          f"tol {args.tol:g} times the outputs' scale {result.reference_scale:.3g}")
     print("max |out - ref| after each pass (ref: the graph before any pass):")
     for step in result.steps:
         value = f"{step.error:10.3e}" if step.error is not None else f"{'-':>10}"
