@@ -95,6 +95,7 @@ class Session:
     passes: list[PassRecord] = field(default_factory=list)
     applications: list[Application] = field(default_factory=list)
     rewrites: int = 0
+    overhead: float = 0.0  # seconds spent between passes (verifying, dumping IR, hooks)
     _stack: list[tuple[PassRecord, float]] = field(default_factory=list)
 
     # ---- pass boundaries, driven by pipeline_callback
@@ -107,11 +108,12 @@ class Session:
         self.passes.append(record)
         if self.before_pass is not None:
             self.before_pass(p, module)
-        self._stack.append((record, time.perf_counter()))
+        self._stack.append((record, time.perf_counter() - self.overhead))
 
     def pass_finished(self, p: ModulePass, module: ModuleOp) -> PassRecord:
         record, start = self._stack.pop()
-        record.seconds = time.perf_counter() - start
+        # A level's time excludes what its stages spent between passes.
+        record.seconds = time.perf_counter() - self.overhead - start
         record.last_rewrite = self.rewrites
         if self.print_after_all or _matches(p.name, self.print_after):
             out = self.stream or sys.stderr
@@ -141,7 +143,7 @@ class Session:
 
     def timing_table(self) -> str:
         total = sum(r.seconds for r in self.passes if r.depth == 0) or 1e-12
-        lines = ["===- pass timing (wall clock, verification excluded) -===",
+        lines = ["===- pass timing (wall clock; verifying and dumping IR excluded) -===",
                  f"  {'seconds':>9}  {'%':>6}  pass"]
         for r in self.passes:
             lines.append(f"  {r.seconds:9.4f}  {100 * r.seconds / total:6.1f}  "
@@ -238,6 +240,7 @@ def pipeline_callback(inner: Callable | None = None) -> Callable:
 
     def callback(prev: ModulePass | None, module: ModuleOp, nxt: ModulePass | None) -> None:
         s = active()
+        entered = time.perf_counter()
         record = s.pass_finished(prev, module) if s is not None and prev is not None else None
         try:
             if inner is not None:
@@ -250,8 +253,10 @@ def pipeline_callback(inner: Callable | None = None) -> Callable:
             raise VerifyException(f"IR after pass '{prev.name}' does not verify: {e}") from e
         if record is not None and s.after_pass is not None:
             s.after_pass(record, prev, module)
-        if s is not None and nxt is not None:
-            s.pass_started(nxt, module)
+        if s is not None:
+            s.overhead += time.perf_counter() - entered
+            if nxt is not None:
+                s.pass_started(nxt, module)
 
     return callback
 
