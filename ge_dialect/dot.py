@@ -128,7 +128,7 @@ class _FuncBuilder:
             self.producer[r] = node
 
     def add_fused(self, op: ge.FusedOp, cluster: str) -> None:
-        inner = self.graph.add_cluster("fused", f'fused "{op.kind.data}"', cluster, dashed=True)
+        inner = self.graph.add_cluster("fused", f"fused: {op.kind.data}", cluster, dashed=True)
         block = op.body.block
         for arg, outer in zip(block.args, op.inputs):
             if outer in self.producer:
