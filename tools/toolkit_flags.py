@@ -46,9 +46,14 @@ def load_plugins_from_argv(argv) -> None:
 
     scan = argparse.ArgumentParser(add_help=False)
     scan.add_argument(PLUGIN_FLAG, action="append", default=[])
+    scan.error = _usage_error  # one line and exit 1, like ge-opt's own parser
     known, _ = scan.parse_known_args(list(argv))
     for path in known.load_pass_plugin:
         load_pass_plugin(path)
+
+
+def _usage_error(message: str):
+    raise ValueError(message)
 
 
 def session_options(args: argparse.Namespace, known_passes) -> dict | None:

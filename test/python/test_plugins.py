@@ -113,3 +113,9 @@ def test_ge_opt_plugin_error_exits_1_with_one_line(tmp_path):
     r = ge_opt("--load-pass-plugin", str(bad), "-p", "bad")
     assert r.returncode == 1
     assert r.stderr.strip() == f"ge-opt: error: {bad}:1: syntax error: invalid syntax"
+
+
+def test_ge_opt_plugin_flag_without_a_file_exits_1():
+    r = ge_opt("--load-pass-plugin")
+    assert r.returncode == 1
+    assert r.stderr.strip() == "ge-opt: error: argument --load-pass-plugin: expected one argument"
