@@ -13,18 +13,27 @@ from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
 from xdsl.ir import Attribute, Operation
 from xdsl.printer import Printer
 
+from ge_dialect.tensors import to_numpy
+
 
 @dataclass(eq=False, repr=False)
 class ElidingPrinter(Printer):
     elide_above: int = 16
 
     def print_attribute(self, attribute: Attribute) -> None:
-        if (isinstance(attribute, DenseIntOrFPElementsAttr) and not attribute.is_splat()
-                and len(attribute) > self.elide_above):
+        if (isinstance(attribute, DenseIntOrFPElementsAttr)
+                and len(attribute) > self.elide_above and not _is_splat(attribute)):
             self.print_string("dense_resource<__elided__> : ")
             self.print_attribute(attribute.get_type())
             return
         super().print_attribute(attribute)
+
+
+def _is_splat(attribute: DenseIntOrFPElementsAttr) -> bool:
+    # xDSL's is_splat unpacks every element into a Python list: seconds for
+    # a ResNet-50 weight. The bytes compared as an array take milliseconds.
+    data = to_numpy(attribute)
+    return bool((data == data.flat[0]).all())
 
 
 def format_ir(op: Operation, elide_above: int = 16) -> str:

@@ -6,12 +6,16 @@ see the same thing. The `npu_graph` classes of the GE article sit on these.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from contextlib import nullcontext
+
 import torch
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import PassPipeline
 
 from ge_dialect import make_context
-from passes import get_all_passes
+from passes import get_all_passes, instrument
+from passes.plugins import load_pass_plugin
 from runtime.executor import Executable
 
 DEFAULT_PIPELINE = "ge-O3"
@@ -30,20 +34,28 @@ def import_model(model: torch.nn.Module, example_inputs: tuple,
     return module
 
 
-def run_pipeline(module: ModuleOp, pipeline: str) -> ModuleOp:
-    """Apply a ge-opt style pipeline in place, verifying after every pass."""
+def run_pipeline(module: ModuleOp, pipeline: str, *, plugins: Sequence[str] = (),
+                 verify_each: bool = True) -> ModuleOp:
+    """Apply a ge-opt style pipeline in place, verifying after every pass.
+
+    `plugins` are pass plugin files to load first (see passes/plugins.py).
+    `verify_each` also turns on the pattern guard rails of passes/instrument.py
+    (no-op rewrites, non-convergence), unless a session is already active.
+    """
+    for path in plugins:
+        load_pass_plugin(path)
     ctx = make_context()
-
-    def verify(_prev, op, _next):
-        op.verify()
-
-    PassPipeline.parse_spec(get_all_passes(), pipeline, callback=verify).apply(ctx, module)
-    module.verify()
+    guards = (instrument.session(verify_each=True) if verify_each and not instrument.active()
+              else nullcontext())
+    with guards:
+        PassPipeline.parse_spec(get_all_passes(), pipeline,
+                                callback=instrument.pipeline_callback()).apply(ctx, module)
     return module
 
 
-def optimize(module: ModuleOp, pipeline: str = DEFAULT_PIPELINE) -> ModuleOp:
-    return run_pipeline(module, pipeline)
+def optimize(module: ModuleOp, pipeline: str = DEFAULT_PIPELINE, *,
+             plugins: Sequence[str] = ()) -> ModuleOp:
+    return run_pipeline(module, pipeline, plugins=plugins)
 
 
 def lower(module: ModuleOp) -> ModuleOp:
@@ -51,7 +63,8 @@ def lower(module: ModuleOp) -> ModuleOp:
 
 
 def compile_model(model: torch.nn.Module, example_inputs: tuple,
-                  pipeline: str = DEFAULT_PIPELINE, dynamic_shapes=None) -> Executable:
+                  pipeline: str = DEFAULT_PIPELINE, dynamic_shapes=None, *,
+                  plugins: Sequence[str] = ()) -> Executable:
     """torch model -> loaded executable, through every stage of the compiler."""
-    return Executable(lower(optimize(import_model(model, example_inputs, dynamic_shapes),
-                                     pipeline)))
+    module = import_model(model, example_inputs, dynamic_shapes)
+    return Executable(lower(optimize(module, pipeline, plugins=plugins)))

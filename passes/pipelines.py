@@ -59,11 +59,12 @@ def check_pass_names(names, known) -> list[str]:
 
 
 def run_passes(ctx: Context, module: ModuleOp, passes: list[ModulePass]) -> None:
-    """Run `passes` in order, verifying the module after each."""
+    """Run `passes` in order, verifying the module after each (and instrumenting
+    each on its own under an active passes.instrument session)."""
+    from passes.instrument import pipeline_callback
+
     if passes:
-        PassPipeline(tuple(passes),
-                     callback=lambda _prev, op, _next: op.verify()).apply(ctx, module)
-        module.verify()
+        PassPipeline(tuple(passes), callback=pipeline_callback()).apply(ctx, module)
 
 
 @dataclass(frozen=True)

@@ -12,8 +12,15 @@ import sys
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
 from xdsl.xdsl_opt_main import xDSLOptMain
 
-from passes import get_all_passes
+from passes import get_all_passes, instrument
 from passes.pipelines import ARTICLE_NAMES, article_alias
+from tools.toolkit_flags import (
+    add_toolkit_arguments,
+    load_plugins_from_argv,
+    report_session,
+    session_options,
+    write_dot,
+)
 
 USER_ERROR, INTERNAL_ERROR = 1, 2
 
@@ -28,6 +35,12 @@ def _raise_usage_error(message: str):
 
 class GeOptMain(xDSLOptMain):
     version_format = "ge-opt (xdsl {xdsl_version})"
+
+    def __init__(self, description: str = "", args=None):
+        # xDSL builds the pass registry and parses the pipeline inside __init__,
+        # so plugin passes must be registered before it runs.
+        load_plugins_from_argv(sys.argv[1:] if args is None else args)
+        super().__init__(description, args)
 
     def register_all_dialects(self):
         super().register_all_dialects()
@@ -61,6 +74,7 @@ class GeOptMain(xDSLOptMain):
             "--fusion-report", metavar="FILE", default=None,
             help="write op-fusion's JSON report (per rule: matched, applied, rejected "
                  "with reasons) to FILE")
+        add_toolkit_arguments(arg_parser)
 
     def setup_pipeline(self):
         super().setup_pipeline()
@@ -69,6 +83,26 @@ class GeOptMain(xDSLOptMain):
             # Every op-fusion run, alone or inside a ge-O<n> level, writes the report.
             self.pipeline = dataclasses.replace(self.pipeline, passes=tuple(
                 _with_report(p, path) for p in self.pipeline.passes))
+        self.pipeline = dataclasses.replace(
+            self.pipeline, callback=instrument.pipeline_callback(self.pipeline.callback))
+        self.toolkit_session = session_options(self.args, self.available_passes)
+
+    def apply_passes(self, prog):
+        options = self.toolkit_session
+        if options is None:
+            super().apply_passes(prog)
+        else:
+            with instrument.session(**options, format_ir=self._format_ir) as s:
+                super().apply_passes(prog)
+            report_session(self.args, s)
+        if self.args.emit_dot is not None:
+            write_dot(prog, self.args.emit_dot)
+
+    def _format_ir(self, module) -> str:
+        from ge_dialect.printing import format_ir
+
+        limit = self.args.elide_elementsattrs_if_larger
+        return format_ir(module, limit) if limit is not None else str(module)
 
     def output_resulting_program(self, prog):
         limit = self.args.elide_elementsattrs_if_larger

@@ -3,6 +3,15 @@
 // checks that every registered pass is listed.)
 
 // RUN: ge-opt --help | filecheck %s
+// The flags of the researcher toolkit are listed.
+// RUN: ge-opt --help | filecheck %s --check-prefix=FLAGS
+// FLAGS: --load-pass-plugin FILE
+// FLAGS: --verify-each
+// FLAGS: --print-ir-after-all
+// FLAGS: --print-ir-after PASS
+// FLAGS: --timing
+// FLAGS: --pass-statistics
+// FLAGS: --emit-dot FILE
 // CHECK:      {{^}}usage: {{.*}}
 // CHECK:      {{^}}GE passes:{{$}}
 // CHECK-DAG:  {{^}}  ge-O3 {{ *[^ ].*}}

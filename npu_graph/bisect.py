@@ -1,0 +1,155 @@
+"""Numerical bisection: which pass, and which rewrite inside it, broke the numbers.
+
+    result = bisect(module, inputs, "ge-O3", tol=1e-4)
+
+The reference is the GE reference evaluator on the graph as given (before
+any pass). The pipeline runs once under a passes.instrument session that
+evaluates the graph after every leaf pass (the stages of a ge-O<n> level
+count one by one); the first pass whose outputs move past the tolerance is the
+bad pass. That pass is then re-run from a snapshot of its input with a rewrite
+budget (like LLVM's -opt-bisect-limit): a binary search over the budget finds
+the first rewrite after which the outputs are off. It assumes that once a
+rewrite breaks the numbers, later rewrites do not repair them.
+
+A pass is bad when max |out - ref| > tol * max(1, max |ref|): absolute for
+outputs of magnitude up to 1, relative above.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import torch
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass, PassPipeline
+
+from ge_dialect import make_context
+from passes import get_all_passes, instrument
+from passes.instrument import Application, PassRecord
+from passes.pipelines import run_passes
+from runtime.reference import evaluate
+
+
+@dataclass
+class Step:
+    """The error after one leaf pass; `note` when it could not be evaluated."""
+
+    path: str
+    error: float | None
+    note: str | None = None
+
+
+@dataclass
+class BadRewrite:
+    application: Application
+    of: int                  # rewrites the pass made in all
+    error_before: float
+    error_after: float
+
+
+@dataclass
+class BisectResult:
+    reference_scale: float
+    steps: list[Step] = field(default_factory=list)
+    bad_pass: str | None = None
+    bad_pass_name: str | None = None
+    error_before: float = 0.0
+    error_after: float = 0.0
+    rewrite: BadRewrite | None = None
+
+
+class _Found(Exception):
+    """Stops the pipeline at the first bad pass."""
+
+    def __init__(self, record: PassRecord, p: ModulePass, snapshot: ModuleOp):
+        self.record, self.pass_, self.snapshot = record, p, snapshot
+
+
+class _Stop(Exception):
+    """The IR can no longer be evaluated (lowered): stop checking."""
+
+
+def max_error(module: ModuleOp, inputs, reference: list[torch.Tensor]) -> float:
+    outputs = evaluate(module, *inputs)
+    return max((float((o.double() - r.double()).abs().max()) if o.numel() else 0.0)
+               for o, r in zip(outputs, reference, strict=True))
+
+
+def bisect(module: ModuleOp, inputs: tuple, pipeline: str, tol: float = 1e-4) -> BisectResult:
+    reference = evaluate(module, *inputs)
+    scale = max(1.0, max(float(r.abs().max()) if r.numel() else 0.0 for r in reference))
+    result = BisectResult(scale)
+    bad = tol * scale
+    work = module.clone()
+    snapshots: list[ModuleOp] = []
+    last = [0.0]
+
+    def before(p: ModulePass, m: ModuleOp) -> None:
+        snapshots.append(m.clone())
+
+    def after(record: PassRecord, p: ModulePass, m: ModuleOp) -> None:
+        snapshot = snapshots.pop()
+        if not record.leaf:
+            return
+        try:
+            error = max_error(m, inputs, reference)
+        except Exception as e:  # noqa: BLE001 - e.g. lowered IR the evaluator cannot run
+            result.steps.append(Step(record.path, None, f"not evaluated: {_first_line(e)}"))
+            raise _Stop() from None
+        result.steps.append(Step(record.path, error))
+        if error > bad:
+            result.error_before, result.error_after = last[0], error
+            raise _Found(record, p, snapshot)
+        last[0] = error
+
+    passes = PassPipeline.parse_spec(get_all_passes(), pipeline).passes
+    try:
+        with instrument.session(before_pass=before, after_pass=after):
+            run_passes(make_context(), work, list(passes))
+    except _Stop:
+        return result
+    except _Found as found:
+        result.bad_pass, result.bad_pass_name = found.record.path, found.pass_.name
+        count = found.record.last_rewrite - found.record.first_rewrite
+        result.rewrite = _narrow(found.pass_, found.snapshot, count, inputs, reference, bad)
+    return result
+
+
+def _narrow(p: ModulePass, snapshot: ModuleOp, count: int, inputs, reference,
+            bad: float) -> BadRewrite | None:
+    """The first of the pass's `count` rewrites after which the error exceeds `bad`."""
+
+    def run(limit: int) -> tuple[float, Application | None]:
+        m = snapshot.clone()
+        with instrument.session(limit=limit, capture=limit) as s:
+            try:
+                run_passes(make_context(), m, [p])
+                error = max_error(m, inputs, reference)
+            except Exception:  # noqa: BLE001 - a half-applied pass may not even run
+                error = float("inf")
+        return error, (s.applications[-1] if s.applications else None)
+
+    if count == 0 or run(count)[0] <= bad:
+        return None  # the damage is not done by a pattern rewrite
+    lo, hi = 1, count  # invariant: the outputs are bad after `hi` rewrites
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if run(mid)[0] > bad:
+            hi = mid
+        else:
+            lo = mid + 1
+    error_after, application = run(hi)
+    error_before, _ = run(hi - 1)
+    assert application is not None and application.index == hi
+    return BadRewrite(application, count, error_before, error_after)
+
+
+def _first_line(e: BaseException) -> str:
+    text = str(e).strip().splitlines()
+    return f"{type(e).__name__}: {text[0]}" if text else type(e).__name__
+
+
+def seeded_inputs(examples: tuple, seed: int) -> tuple:
+    """Fresh normal inputs shaped like `examples`, from `seed`."""
+    generator = torch.Generator().manual_seed(seed)
+    return tuple(torch.randn(x.shape, generator=generator, dtype=x.dtype) for x in examples)

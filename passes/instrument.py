@@ -1,0 +1,444 @@
+"""Pass instrumentation: guard rails, timing, IR dumps, rewrite counts, a rewrite budget.
+
+One mechanism serves every tool. While a `Session` is active, every
+`PatternRewriteWalker` (the driver of every pattern-based pass: ours, xDSL's
+canonicalize, plugins') runs its pattern through an observer that knows which
+pattern rewrote which op inside which pass. Passes need no change; with no
+session active nothing is wrapped and nothing costs.
+
+    with instrument.session(verify_each=True, timing=True) as s:
+        PassPipeline(passes, callback=instrument.pipeline_callback()).apply(ctx, module)
+    print(s.timing_table())
+
+What a session gives:
+
+  * guard rails (`verify_each`): a pattern that reports success without
+    changing the IR, and a rewrite that does not converge within a cap
+    (naming the patterns that kept firing), raise GuardError. Verification
+    after each pass, naming the pass, is done by `pipeline_callback` always.
+  * `passes`: one PassRecord per pass run (nested passes of ge-O<n> too), with
+    its time and its rewrites per pattern (`timing_table`, `statistics_table`);
+  * IR dumps after all or some passes (`print_after`);
+  * `limit`: only the first N rewrites are applied, the rest are skipped (as
+    LLVM's -opt-bisect-limit), which is how ge-bisect finds the first bad one;
+  * `applications`: every rewrite, numbered, with its pattern and op.
+
+A "rewrite" is one visit of an op in which the pass's pattern acted. Inside a
+GreedyRewritePatternApplier it is credited to the sub-pattern that acted, or
+to `fold` / `erase-dead-op` when the applier itself folded or removed the op.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections import Counter, deque
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
+from typing import TextIO
+
+from xdsl.dialects.builtin import ModuleOp, UnknownLoc
+from xdsl.ir import Operation, Region, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+)
+from xdsl.traits import HasCanonicalizationPatternsTrait
+from xdsl.transforms.canonicalize import CanonicalizationRewritePattern
+from xdsl.utils.exceptions import VerifyException
+
+
+class GuardError(Exception):
+    """A pass broke a guard rail: the message names the pass and the pattern."""
+
+
+@dataclass
+class Application:
+    """One rewrite: the `index`-th of the session, by `pattern` on `op`."""
+
+    index: int
+    pass_path: str
+    pattern: str
+    op: str                 # "ge.relu %relu_1"
+    location: str | None    # the op's source location, if the importer recorded one
+    text: str | None = None  # the op as printed before the rewrite (Session.capture)
+
+
+@dataclass
+class PassRecord:
+    path: str               # "ge-O3/canonicalize" for a stage of a level
+    depth: int
+    seconds: float = 0.0
+    rewrites: Counter = field(default_factory=Counter)
+    first_rewrite: int = 0  # session rewrite count when the pass started
+    last_rewrite: int = 0   # ... and when it ended
+    leaf: bool = True       # ran no nested passes
+
+
+@dataclass
+class Session:
+    verify_each: bool = False
+    print_after_all: bool = False
+    print_after: frozenset[str] = frozenset()
+    format_ir: Callable[[ModuleOp], str] = str
+    stream: TextIO | None = None          # IR dumps; None means stderr
+    limit: int | None = None              # apply only the first `limit` rewrites
+    capture: int | None = None            # keep the printed op of this rewrite
+    max_rewrites: int | None = None       # non-convergence cap; None: 10 per op + 100
+    before_pass: Callable[[ModulePass, ModuleOp], None] | None = None
+    after_pass: Callable[[PassRecord, ModulePass, ModuleOp], None] | None = None
+
+    passes: list[PassRecord] = field(default_factory=list)
+    applications: list[Application] = field(default_factory=list)
+    rewrites: int = 0
+    overhead: float = 0.0  # seconds spent between passes (verifying, dumping IR, hooks)
+    _stack: list[tuple[PassRecord, float]] = field(default_factory=list)
+
+    # ---- pass boundaries, driven by pipeline_callback
+
+    def pass_started(self, p: ModulePass, module: ModuleOp) -> None:
+        if self._stack:
+            self._stack[-1][0].leaf = False
+        path = f"{self._stack[-1][0].path}/{p.name}" if self._stack else p.name
+        record = PassRecord(path, len(self._stack), first_rewrite=self.rewrites)
+        self.passes.append(record)
+        if self.before_pass is not None:
+            self.before_pass(p, module)
+        self._stack.append((record, time.perf_counter() - self.overhead))
+
+    def pass_finished(self, p: ModulePass, module: ModuleOp) -> PassRecord:
+        record, start = self._stack.pop()
+        # A level's time excludes what its stages spent between passes.
+        record.seconds = time.perf_counter() - self.overhead - start
+        record.last_rewrite = self.rewrites
+        if self.print_after_all or _matches(p.name, self.print_after):
+            out = self.stream or sys.stderr
+            out.write(f"// -----// IR Dump After {record.path} //----- //\n")
+            out.write(self.format_ir(module).rstrip("\n") + "\n\n")
+        return record
+
+    @property
+    def current_pass(self) -> str:
+        return self._stack[-1][0].path if self._stack else "<no pass>"
+
+    # ---- rewrites, driven by _Observer
+
+    def exhausted(self) -> bool:
+        return self.limit is not None and self.rewrites >= self.limit
+
+    def record(self, pattern: str, op: str, location: str | None,
+               text: str | None) -> Application:
+        self.rewrites += 1
+        if self._stack:
+            self._stack[-1][0].rewrites[pattern] += 1
+        app = Application(self.rewrites, self.current_pass, pattern, op, location, text)
+        self.applications.append(app)
+        return app
+
+    # ---- reports
+
+    def timing_table(self) -> str:
+        total = sum(r.seconds for r in self.passes if r.depth == 0) or 1e-12
+        lines = ["===- pass timing (wall clock; verifying and dumping IR excluded) -===",
+                 f"  {'seconds':>9}  {'%':>6}  pass"]
+        for r in self.passes:
+            lines.append(f"  {r.seconds:9.4f}  {100 * r.seconds / total:6.1f}  "
+                         f"{'  ' * r.depth}{r.path.rsplit('/', 1)[-1]}")
+        lines.append(f"  {total:9.4f}  {100.0:6.1f}  total")
+        return "\n".join(lines) + "\n"
+
+    def statistics_table(self) -> str:
+        lines = ["===- pass statistics (rewrites per pattern) -==="]
+        for r in self.passes:
+            if not r.leaf and not r.rewrites:
+                continue
+            lines.append(f"  {r.path}")
+            for pattern, n in sorted(r.rewrites.items(), key=lambda kv: (-kv[1], kv[0])):
+                lines.append(f"    {n:6d}  {pattern}")
+            if not r.rewrites:
+                lines.append("         (no pattern rewrites)")
+        return "\n".join(lines) + "\n"
+
+
+def _matches(name: str, wanted: frozenset[str]) -> bool:
+    if not wanted:
+        return False
+    from passes.pipelines import canonical_name
+
+    return name in wanted or canonical_name(name) in wanted
+
+
+def describe(op: Operation, scope: Region | None = None) -> str:
+    """`ge.relu %relu`; with `scope`, the result's name as printing `scope` shows it
+    (`%relu_1` for the second value hinted `relu`), which costs a walk."""
+    if not op.results:
+        return op.name
+    if scope is None:
+        hint = op.results[0].name_hint
+        return f"{op.name} %{hint}" if hint else op.name
+    return f"{op.name} %{printed_name(op.results[0], scope)}"
+
+
+def printed_name(value: SSAValue, scope: Region) -> str:
+    """The name xDSL's printer gives `value` when printing `scope`, where hints
+    that repeat get `_1`, `_2`, ... in order of definition."""
+    seen: Counter = Counter()
+    unnamed = 0
+    for o in scope.walk():
+        defined = [*o.results, *(a for r in o.regions for b in r.blocks for a in b.args)]
+        for v in defined:
+            if v.name_hint:
+                name = v.name_hint + (f"_{seen[v.name_hint]}" if seen[v.name_hint] else "")
+                seen[v.name_hint] += 1
+            else:
+                name, unnamed = str(unnamed), unnamed + 1
+            if v is value:
+                return name
+    return value.name_hint or "?"
+
+
+def location_of(op: Operation) -> str | None:
+    loc = getattr(op, "location", None)
+    return None if loc is None or isinstance(loc, UnknownLoc) else str(loc)
+
+
+# ---- activation
+
+_SESSIONS: list[Session] = []
+_WALK = PatternRewriteWalker.rewrite_region
+
+
+def active() -> Session | None:
+    return _SESSIONS[-1] if _SESSIONS else None
+
+
+@contextmanager
+def session(**options) -> Iterator[Session]:
+    """Activate a Session (they nest; the innermost one observes)."""
+    s = Session(**options)
+    if not _SESSIONS:
+        PatternRewriteWalker.rewrite_region = _observed_rewrite_region
+    _SESSIONS.append(s)
+    try:
+        yield s
+    finally:
+        _SESSIONS.remove(s)
+        if not _SESSIONS:
+            PatternRewriteWalker.rewrite_region = _WALK
+
+
+def pipeline_callback(inner: Callable | None = None) -> Callable:
+    """A PassPipeline callback: verify after each pass, naming it, and feed the session.
+
+    `inner` is a callback to keep (ge-opt's, which verifies unless
+    --disable-verify); without one the module is verified here.
+    """
+
+    def callback(prev: ModulePass | None, module: ModuleOp, nxt: ModulePass | None) -> None:
+        s = active()
+        entered = time.perf_counter()
+        record = s.pass_finished(prev, module) if s is not None and prev is not None else None
+        try:
+            if inner is not None:
+                inner(prev, module, nxt)
+            else:
+                module.verify()
+        except VerifyException as e:
+            if prev is None:
+                raise
+            raise VerifyException(f"IR after pass '{prev.name}' does not verify: {e}") from e
+        if record is not None and s.after_pass is not None:
+            s.after_pass(record, prev, module)
+        if s is not None:
+            s.overhead += time.perf_counter() - entered
+            if nxt is not None:
+                s.pass_started(nxt, module)
+
+    return callback
+
+
+# ---- the observer
+
+def _observed_rewrite_region(walker: PatternRewriteWalker, region: Region) -> bool:
+    s = active()
+    if s is None:
+        return _WALK(walker, region)
+    observer = _Observer(walker.pattern, s, region)
+    saved = walker.pattern, walker.post_walk_func
+    walker.pattern = observer
+    if saved[1] is not None:
+        walker.post_walk_func = observer.around_post_walk(saved[1])
+    try:
+        changed = _WALK(walker, region)
+    finally:
+        walker.pattern, walker.post_walk_func = saved
+    if observer.failure is not None:
+        raise observer.failure
+    return changed
+
+
+class _Named(RewritePattern):
+    """Runs `pattern`; if it is the one that acted, says so to the observer."""
+
+    def __init__(self, pattern: RewritePattern, observer: _Observer):
+        self.pattern, self.observer = pattern, observer
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        done = rewriter.has_done_action
+        self.pattern.match_and_rewrite(op, rewriter)
+        if rewriter.has_done_action and not done and self.observer.actor is None:
+            self.observer.actor = type(self.pattern).__name__
+
+
+class _Canonicalization(RewritePattern):
+    """xDSL's canonicalization dispatcher, crediting the op's own pattern that acted.
+
+    Same order as CanonicalizationRewritePattern; the trivially-dead check of its
+    inner applier is left out because the outer applier has already done it.
+    """
+
+    def __init__(self, observer: _Observer):
+        self.observer = observer
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        for trait in op.get_traits_of_type(HasCanonicalizationPatternsTrait):
+            for pattern in trait.get_patterns(type(op)):
+                pattern.match_and_rewrite(op, rewriter)
+                if rewriter.has_done_action:
+                    self.observer.actor = self.observer.actor or type(pattern).__name__
+                    return
+
+
+class _Observer(RewritePattern):
+    """Wraps a walker's pattern: counts, budgets and checks each rewrite."""
+
+    def __init__(self, pattern: RewritePattern, s: Session, region: Region):
+        self.session, self.region = s, region
+        self.pattern = self._credited(pattern)
+        self.actor: str | None = None
+        self.failure: GuardError | None = None
+        self.count = 0
+        self.recent: deque[tuple[str, str]] = deque(maxlen=100)
+        self.cap = None
+        if s.verify_each:
+            self.cap = s.max_rewrites or 10 * sum(1 for _ in region.walk()) + 100
+        self._fingerprints: dict[int, tuple[Operation, tuple]] = {}
+
+    def _credited(self, pattern: RewritePattern) -> RewritePattern:
+        if isinstance(pattern, GreedyRewritePatternApplier):
+            return replace(pattern, rewrite_patterns=[
+                self._credited(p) for p in pattern.rewrite_patterns])
+        if isinstance(pattern, CanonicalizationRewritePattern):
+            return _Canonicalization(self)
+        return _Named(pattern, self)
+
+    def around_post_walk(self, post: Callable) -> Callable:
+        def run(region, listener) -> bool:
+            self._fingerprints.clear()  # it may change the IR behind our back
+            return post(region, listener)
+
+        return run
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        s = self.session
+        if self.failure is not None or s.exhausted():
+            return
+        anchor = before = None
+        if s.verify_each:
+            anchor = self._anchor(op)
+            before = self._fingerprint(anchor)
+        had_uses = any(r.uses for r in op.results)
+        what, where = describe(op), location_of(op)  # before the rewrite renames or erases it
+        text = None
+        if s.capture == s.rewrites + 1:
+            what, text = describe(op, self.region), print_in_context(op, self.region)
+        self.actor = None
+        self.pattern.match_and_rewrite(op, rewriter)
+        if not rewriter.has_done_action:
+            return
+        label = self.actor or ("fold" if had_uses else "erase-dead-op")
+        app = s.record(label, what, where, text)
+        if s.verify_each:
+            self._check(app, anchor, before)
+
+    def _check(self, app: Application, anchor: Operation, before: tuple) -> None:
+        self._fingerprints.clear()
+        if anchor.parent is not None:  # an erased anchor has changed
+            after = self._fingerprint(anchor)
+            if after == before:
+                self.failure = GuardError(
+                    f"pass '{app.pass_path}': pattern {app.pattern} reported a rewrite of "
+                    f"{app.op} but the IR did not change (report success only after "
+                    "changing the IR)")
+                return
+        self.count += 1
+        self.recent.append((app.pattern, app.op))
+        if self.cap is not None and self.count > self.cap:
+            firing = Counter(p for p, _ in self.recent).most_common()
+            last = {p: o for p, o in self.recent}
+            self.failure = GuardError(
+                f"pass '{app.pass_path}': rewriting did not converge within {self.cap} "
+                "rewrites; still firing: " + ", ".join(
+                    f"{p} ({n}x, last on {last[p]})" for p, n in firing))
+
+    def _anchor(self, op: Operation) -> Operation:
+        """The outermost op enclosing `op` inside the walked region (its function)."""
+        while (parent := op.parent_op()) is not None and parent is not self.region.parent_op():
+            op = parent
+        return op
+
+    def _fingerprint(self, anchor: Operation) -> tuple:
+        cached = self._fingerprints.get(id(anchor))
+        if cached is None or cached[0] is not anchor:
+            cached = (anchor, fingerprint(anchor))
+            self._fingerprints[id(anchor)] = cached
+        return cached[1]
+
+
+def fingerprint(op: Operation) -> tuple:
+    """The structure of `op` and everything nested in it, ignoring value names.
+
+    Values are numbered by definition order, so an op replaced by an identical
+    clone gives the same fingerprint while any real rewrite does not.
+    """
+    ops = list(op.walk())
+    numbers: dict[SSAValue, int] = {}
+    for o in ops:
+        for r in o.regions:
+            for b in r.blocks:
+                for a in b.args:
+                    numbers[a] = len(numbers)
+        for res in o.results:
+            numbers[res] = len(numbers)
+    return tuple(
+        (o.name, tuple(numbers.get(v, -id(v)) for v in o.operands),
+         tuple(r.type for r in o.results), tuple(o.properties.items()),
+         tuple(o.attributes.items()),
+         tuple(tuple(a.type for a in b.args) for r in o.regions for b in r.blocks))
+        for o in ops)
+
+
+def print_in_context(op: Operation, scope: Region) -> str:
+    """`op` as it reads when all of `scope` is printed (so value names match),
+    weights elided; its nested regions included."""
+    from ge_dialect.printing import format_ir
+
+    root = scope.parent_op()
+    if root is None or not op.results:
+        return format_ir(op, 16).strip()
+    name = printed_name(op.results[0], scope)
+    lines = format_ir(root, 16).splitlines()
+    start = next((i for i, line in enumerate(lines)
+                  if line.lstrip().startswith((f"%{name} =", f"%{name},"))), None)
+    if start is None:
+        return format_ir(op, 16).strip()
+    indent = len(lines[start]) - len(lines[start].lstrip())
+    end = start
+    if lines[start].endswith("{"):  # up to the brace that closes its region
+        end = next((j for j in range(start + 1, len(lines))
+                    if lines[j] == " " * indent + "}"), start)
+    return "\n".join(line[indent:] for line in lines[start:end + 1])

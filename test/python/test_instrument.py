@@ -1,0 +1,111 @@
+"""passes/instrument.py: guard rails, per-pass records, rewrite budget, and ge-opt's flags."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from xdsl.parser import Parser
+from xdsl.utils.exceptions import VerifyException
+
+from ge_dialect import make_context
+from npu_graph.compiler import run_pipeline
+from passes import instrument, plugins
+from passes.instrument import GuardError, fingerprint
+
+PLUGINS = Path(__file__).parents[1] / "plugins"
+BROKEN = str(PLUGINS / "broken_passes.py")
+GRAPH = """func.func @main(%x: tensor<4xf32>, %w: tensor<4xf32>) -> tensor<4xf32> {
+  %zero = ge.const dense<0.0> : tensor<4xf32>
+  %one = ge.const dense<1.0> : tensor<4xf32>
+  %a = ge.add %x, %zero : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
+  %m = ge.mul %a, %one : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
+  %s = ge.add %m, %w : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
+  %r = ge.relu %s : tensor<4xf32>
+  func.return %r : tensor<4xf32>
+}
+"""
+
+
+@pytest.fixture(autouse=True)
+def fresh_registry(monkeypatch):
+    monkeypatch.setattr(plugins, "_LOADED", {})
+
+
+def parse(text=GRAPH):
+    return Parser(make_context(), text).parse_module()
+
+
+def test_no_op_rewrite_is_caught_and_named():
+    with pytest.raises(GuardError, match=r"pass 'touch-relu': pattern TouchRelu reported a "
+                                         r"rewrite of ge.relu %r but the IR did not change"):
+        run_pipeline(parse(), "touch-relu", plugins=[BROKEN])
+
+
+def test_non_convergence_names_the_pattern_that_keeps_firing():
+    with pytest.raises(GuardError, match=r"pass 'ping-pong': rewriting did not converge within "
+                                         r"\d+ rewrites; still firing: SwapAddOperands \(100x"):
+        run_pipeline(parse(), "ping-pong", plugins=[BROKEN])
+
+
+def test_invalid_ir_names_the_pass():
+    plugins.load_pass_plugin(BROKEN)
+    with pytest.raises(VerifyException, match="IR after pass 'widen-relu' does not verify"):
+        run_pipeline(parse(), "canonicalize,widen-relu")
+
+
+def test_records_nest_level_stages_and_count_rewrites_per_pattern():
+    with instrument.session() as s:
+        run_pipeline(parse(), "ge-O1,op-fusion")
+    assert [(r.path, r.depth, r.leaf) for r in s.passes] == [
+        ("ge-O1", 0, False), ("ge-O1/canonicalize", 1, True), ("ge-O1/cse", 1, True),
+        ("ge-O1/dce", 1, True), ("op-fusion", 0, True)]
+    by_path = {r.path: dict(r.rewrites) for r in s.passes}
+    assert by_path["ge-O1/canonicalize"] == {"RemoveAddZero": 1, "RemoveMulOne": 1,
+                                             "erase-dead-op": 2}
+    assert by_path["op-fusion"] == {"FuseByRuleTable": 1}
+    table = s.statistics_table()
+    assert "ge-O1/canonicalize" in table and "RemoveMulOne" in table
+    timing = s.timing_table()
+    assert "    canonicalize" in timing and timing.rstrip().endswith("total")
+
+
+def test_limit_applies_only_the_first_rewrites():
+    module = parse()
+    with instrument.session(limit=1, capture=1) as s:
+        run_pipeline(module, "canonicalize")
+    (app,) = s.applications
+    assert (app.index, app.pattern, app.op) == (1, "RemoveAddZero", "ge.add %a")
+    assert app.text.startswith("%a = ge.add %x, %zero")
+    assert "ge.mul" in str(module)  # the second rewrite was skipped
+
+
+def test_fingerprint_ignores_names_but_not_structure():
+    a, b = parse(), parse(GRAPH.replace("%m", "%renamed"))
+    assert fingerprint(a) == fingerprint(b)
+    c = parse(GRAPH.replace("ge.add %m, %w", "ge.add %w, %m"))
+    assert fingerprint(a) != fingerprint(c)
+
+
+def ge_opt(*args):
+    return subprocess.run([sys.executable, "-m", "tools.ge_opt", *args], input=GRAPH,
+                          capture_output=True, text=True)
+
+
+def test_ge_opt_flags_keep_stdout_for_the_ir():
+    r = ge_opt("-p", "ge-O1", "--timing", "--pass-statistics", "--print-ir-after=cse",
+               "--verify-each")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("builtin.module")
+    err = r.stderr
+    assert "// -----// IR Dump After ge-O1/cse //----- //" in err
+    assert "IR Dump After ge-O1/dce" not in err
+    assert "pass timing" in err and "  ge-O1\n" in err and "total" in err
+    assert "RemoveAddZero" in err
+
+
+def test_ge_opt_guard_failure_exits_2_with_one_line():
+    r = ge_opt("--load-pass-plugin", BROKEN, "-p", "ping-pong", "--verify-each")
+    assert r.returncode == 2
+    (line,) = r.stderr.strip().splitlines()
+    assert "did not converge" in line and "SwapAddOperands" in line

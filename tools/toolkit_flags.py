@@ -1,0 +1,89 @@
+"""ge-opt's researcher flags: plugins, guard rails, IR dumps, timing, statistics, DOT.
+
+Kept apart from tools/ge_opt.py so the driver stays a thin xDSL subclass; the
+work itself lives in passes/plugins.py, passes/instrument.py and
+ge_dialect/dot.py.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+PLUGIN_FLAG = "--load-pass-plugin"
+
+
+def add_toolkit_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        PLUGIN_FLAG, action="append", default=[], metavar="FILE",
+        help="load passes and patterns from a Python file (repeatable); "
+             "see docs/writing-a-pattern.md")
+    parser.add_argument(
+        "--verify-each", action="store_true",
+        help="guard rails for pattern authors: fail on a pattern that reports a rewrite "
+             "without changing the IR, and on rewriting that does not converge")
+    parser.add_argument(
+        "--print-ir-after-all", action="store_true",
+        help="print the IR to stderr after every pass, nested ge-O<n> stages included")
+    parser.add_argument(
+        "--print-ir-after", action="append", default=[], metavar="PASS",
+        help="print the IR to stderr after each run of PASS (repeatable or comma-separated)")
+    parser.add_argument(
+        "--timing", action="store_true",
+        help="print a table of time per pass to stderr")
+    parser.add_argument(
+        "--pass-statistics", action="store_true",
+        help="print the number of rewrites per pattern per pass to stderr")
+    parser.add_argument(
+        "--emit-dot", metavar="FILE", default=None,
+        help="write the resulting module as a Graphviz DOT graph to FILE "
+             "(and FILE.svg when `dot` is installed)")
+
+
+def load_plugins_from_argv(argv) -> None:
+    """Load every --load-pass-plugin file named in argv (before the parser exists)."""
+    from passes.plugins import load_pass_plugin
+
+    scan = argparse.ArgumentParser(add_help=False)
+    scan.add_argument(PLUGIN_FLAG, action="append", default=[])
+    scan.error = _usage_error  # one line and exit 1, like ge-opt's own parser
+    known, _ = scan.parse_known_args(list(argv))
+    for path in known.load_pass_plugin:
+        load_pass_plugin(path)
+
+
+def _usage_error(message: str):
+    raise ValueError(message)
+
+
+def session_options(args: argparse.Namespace, known_passes) -> dict | None:
+    """Options for passes.instrument.session, or None when no flag asks for one."""
+    from passes import get_all_passes
+    from passes.pipelines import canonical_name
+
+    after = [canonical_name(n) for flag in args.print_ir_after for n in flag.split(",") if n]
+    if not (args.verify_each or args.print_ir_after_all or after or args.timing
+            or args.pass_statistics):
+        return None
+    unknown = [n for n in after if n not in known_passes]
+    if unknown:
+        raise ValueError(f"--print-ir-after: unknown pass {', '.join(map(repr, unknown))}; "
+                         f"GE passes: {', '.join(get_all_passes())}")
+    return {"verify_each": args.verify_each, "print_after_all": args.print_ir_after_all,
+            "print_after": frozenset(after)}
+
+
+def report_session(args: argparse.Namespace, s) -> None:
+    if args.timing:
+        sys.stderr.write(s.timing_table())
+    if args.pass_statistics:
+        sys.stderr.write(s.statistics_table())
+
+
+def write_dot(module, path: str) -> None:
+    from ge_dialect.dot import render_svg, to_dot
+
+    text = to_dot(module)
+    with open(path, "w") as f:
+        f.write(text)
+    render_svg(path)
