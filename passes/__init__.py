@@ -34,10 +34,24 @@ def _lower_to_ascend():
     return LowerToAscendPass
 
 
+def _memory_reuse():
+    from passes.memory_reuse import MemoryReusePass
+
+    return MemoryReusePass
+
+
+def _task_parallel():
+    from passes.task_parallel import TaskParallelPass
+
+    return TaskParallelPass
+
+
 def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     return {
         "fold-batch-norm": _fold_batch_norm,
         "op-fusion": _op_fusion,
         "dce": _dce,
         "lower-to-ascend": _lower_to_ascend,
+        "memory-reuse": _memory_reuse,
+        "task-parallel": _task_parallel,
     }

@@ -2,30 +2,36 @@
 
 `load` does all the work that does not depend on inputs: it allocates the
 arena (one uint8 tensor of `ascend.arena_size` bytes), binds every buffer as
-a typed view into it, decodes weights and compiles task bodies. `run` then
-only copies inputs in, calls the prepared tasks in program order, and copies
-outputs out. Because buffers really alias the arena, a wrong memory plan
-gives wrong numbers.
+a typed view into it, decodes weights, compiles task bodies, estimates every
+task with the cost model and simulates the device timeline (streams, events,
+AI Core / Vector Core groups; see runtime/scheduler.py). `run` then only
+copies inputs in, calls the prepared tasks and copies outputs out. Because
+buffers really alias the arena, a wrong memory plan gives wrong numbers.
 
-The simulated timeline is in-order per stream: a task starts when its stream
-is free; `ascend.wait_event` holds a stream until the matching
-`ascend.record_event` time.
+Host order: tasks run in program order by default. Any order that respects
+streams and events is legal on the device, and the memory plan must hold
+for all of them; `set_host_order` runs the simulated timeline's order or
+any other legal order, so tests can check that.
 """
 
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass
 
 import torch
 from xdsl.dialects import func
-from xdsl.dialects.builtin import MemRefType, ModuleOp
+from xdsl.dialects.builtin import IntegerAttr, MemRefType, ModuleOp
 from xdsl.ir import SSAValue
 
-from ge_dialect import ascend, ge
-from runtime import cost_model, kernels
+from ge_dialect import ascend
+from runtime import cost_model, kernels, scheduler, trace
 from runtime.program import BlockProgram, check_inputs
 from runtime.reference import find_func
+
+MB = 2**20
+LOWER_BOUND, NAIVE = "ascend.memory_lower_bound", "ascend.memory_naive"
 
 
 class LoadError(ValueError):
@@ -40,20 +46,22 @@ class Task:
     ins: list[int]          # indices into the executable's value table
     outs: list[torch.Tensor]
     body: BlockProgram
-    device_us: float
+    estimate: cost_model.Estimate
 
-
-@dataclass
-class Event:
-    event: int
-    stream: int
-    record: bool
+    @property
+    def device_us(self) -> float:
+        return self.estimate.time_us
 
 
 def _view(arena: torch.Tensor, offset: int, t: MemRefType) -> torch.Tensor:
     dtype = kernels.torch_dtype(t.element_type)
     size = ascend.nbytes(t)
     return arena[offset:offset + size].view(dtype).view(t.get_shape())
+
+
+def _int_attr(fn: func.FuncOp, name: str) -> int | None:
+    attr = fn.attributes.get(name)
+    return attr.value.data if isinstance(attr, IntegerAttr) else None
 
 
 class Executable:
@@ -66,85 +74,135 @@ class Executable:
         if size is None:
             raise LoadError(f"@{func_name} has no '{ascend.ARENA_SIZE}' attribute: "
                             "run the lower-to-ascend pass first")
+        self.hardware = hardware
         self.arg_types = list(fn.function_type.inputs.data)
         self.arena = torch.empty(size, dtype=torch.uint8)
+        self.memory_lower_bound = _int_attr(fn, LOWER_BOUND)
+        self.memory_naive = _int_attr(fn, NAIVE) or size
         slot: dict[SSAValue, int] = {a: i for i, a in enumerate(fn.body.block.args)}
         self.values: list[torch.Tensor | None] = [None] * len(slot)
-        self.schedule: list[Task | Event] = []
+        self.tasks: list[Task] = []
         self.outputs: list[int] = []
-        for op in fn.body.block.ops:
+        ops = list(fn.body.block.ops)
+        for op in ops:
             if isinstance(op, ascend.WeightOp):
                 slot[op.output] = self._add(kernels.tensor_from_attr(op.value))
             elif isinstance(op, ascend.BufferOp):
                 slot[op.output] = self._add(_view(self.arena, op.offset.value.data,
                                                   op.output.type))
             elif isinstance(op, ascend.TaskOp):
-                self.schedule.append(Task(
+                self.tasks.append(Task(
                     op.task_name.data, op.unit.data, op.stream.value.data,
                     [slot[v] for v in op.ins], [self.values[slot[v]] for v in op.outs],
-                    BlockProgram(op.body.block), cost_model.task_time_us(op, hardware)))
-            elif isinstance(op, ascend.RecordEventOp | ascend.WaitEventOp):
-                self.schedule.append(Event(op.event.value.data, op.stream.value.data,
-                                           isinstance(op, ascend.RecordEventOp)))
+                    BlockProgram(op.body.block), cost_model.estimate(op, hardware)))
             elif isinstance(op, func.ReturnOp):
                 self.outputs = [slot[v] for v in op.operands]
-            else:
+            elif not isinstance(op, ascend.RecordEventOp | ascend.WaitEventOp):
                 raise LoadError(f"'{op.name}' cannot appear at the top level of a lowered "
                                 "function; only ascend ops and func.return can")
-        self.timeline = self._simulate()
-        self.last_host_ms = 0.0
+        try:
+            preds = ascend.task_predecessors(ops)
+        except ValueError as e:
+            raise LoadError(str(e)) from None
+        self.jobs = [scheduler.Job(t.name, t.estimate.pool, t.estimate.block_dim,
+                                   t.device_us, t.stream, tuple(p))
+                     for t, p in zip(self.tasks, preds)]
+        self.pools = hardware.pools()
+        self.slots = scheduler.simulate(self.jobs, self.pools, hardware.event_us)
+        self.set_host_order("program")
+        self.last_host_ms = self.last_kernel_ms = 0.0
 
     def _add(self, tensor: torch.Tensor) -> int:
         self.values.append(tensor)
         return len(self.values) - 1
 
-    def _simulate(self) -> list[tuple[Task, float, float]]:
-        stream_free: dict[int, float] = {}
-        recorded: dict[int, float] = {}
-        timeline = []
-        for item in self.schedule:
-            now = stream_free.get(item.stream, 0.0)
-            if isinstance(item, Event):
-                if item.record:
-                    recorded[item.event] = now
-                else:
-                    stream_free[item.stream] = max(now, recorded.get(item.event, 0.0))
-                continue
-            timeline.append((item, now, now + item.device_us))
-            stream_free[item.stream] = now + item.device_us
-        return timeline
+    @property
+    def timeline(self) -> list[tuple[Task, float, float]]:
+        return [(t, s.start, s.end) for t, s in zip(self.tasks, self.slots)]
+
+    def set_host_order(self, order: str | list[int]) -> None:
+        """Run tasks on the host in `order`: "program", "timeline" (by simulated
+        start time) or a list of task indices that respects streams and events."""
+        if order == "program":
+            order = list(range(len(self.tasks)))
+        elif order == "timeline":
+            order = sorted(range(len(self.tasks)), key=lambda i: (self.slots[i].start, i))
+        position = {t: i for i, t in enumerate(order)}
+        if sorted(position) != list(range(len(self.tasks))):
+            raise ValueError("a host order must list every task index exactly once")
+        for job, t in zip(self.jobs, range(len(self.jobs))):
+            late = [p for p in job.preds if position[p] > position[t]]
+            if late:
+                raise ValueError(f"host order runs '{job.name}' before "
+                                 f"'{self.jobs[late[0]].name}', which it waits for")
+        self.host_order = list(order)
+        self._steps = [(self.tasks[i].body, self.tasks[i].ins, self.tasks[i].outs)
+                       for i in order]
 
     def run(self, *inputs: torch.Tensor) -> list[torch.Tensor]:
         check_inputs(self.arg_types, inputs)
-        start = time.perf_counter()
+        clock = time.perf_counter
+        start = clock()
         values = self.values
         for i, x in enumerate(inputs):
             values[i] = x
+        in_kernels = 0.0
         with torch.no_grad():
-            for task in self.schedule:
-                if isinstance(task, Task):
-                    results = task.body(*[values[s] for s in task.ins])
-                    for out, r in zip(task.outs, results):
-                        out.copy_(r)
+            for body, ins, outs in self._steps:
+                args = [values[s] for s in ins]
+                t0 = clock()
+                # Results are computed before any copy, so a task may write in place.
+                for out, r in zip(outs, body(*args)):
+                    out.copy_(r)
+                in_kernels += clock() - t0
         outputs = [values[s].clone() for s in self.outputs]
         for i in range(len(inputs)):
             values[i] = None
-        self.last_host_ms = (time.perf_counter() - start) * 1e3
+        self.last_host_ms = (clock() - start) * 1e3
+        self.last_kernel_ms = in_kernels * 1e3
         return outputs
 
     @property
+    def batch_size(self) -> int:
+        shape = self.arg_types[0].get_shape() if self.arg_types else ()
+        return shape[0] if shape else 1
+
+    @property
     def stats(self) -> dict:
-        """Simulated device time, the arena really allocated, and one entry per task."""
-        makespan_us = max((end for _, _, end in self.timeline), default=0.0)
+        """Simulated device time and utilization, host time, memory, one entry per task.
+
+        Times in ms, memory in MB. `memory_lower_bound` is None when the
+        memory-reuse pass has not planned the function.
+        """
+        makespan_ms = scheduler.makespan(self.slots) / 1e3
+        lower = self.memory_lower_bound
         return {
-            "execution_time": makespan_us / 1e3,
+            "execution_time": makespan_ms,
             "host_time": self.last_host_ms,
-            "memory_usage": self.arena.numel() / 2**20,
-            "num_tasks": len(self.timeline),
+            "host_overhead_ms": self.last_host_ms - self.last_kernel_ms,
+            "memory_usage": self.arena.numel() / MB,
+            "memory_lower_bound": None if lower is None else lower / MB,
+            "memory_naive": self.memory_naive / MB,
+            "throughput": self.batch_size / (makespan_ms / 1e3) if makespan_ms else 0.0,
+            "num_tasks": len(self.tasks),
+            "num_streams": len({t.stream for t in self.tasks}),
+            "utilization": scheduler.utilization(self.jobs, self.slots, self.pools),
             "tasks": [{"name": t.name, "unit": t.unit, "stream": t.stream,
-                       "start": start / 1e3, "time": (end - start) / 1e3}
-                      for t, start, end in self.timeline],
+                       "core_group": t.estimate.pool, "block_dim": t.estimate.block_dim,
+                       "start": s.start / 1e3, "end": s.end / 1e3,
+                       "time": (s.end - s.start) / 1e3}
+                      for t, s in zip(self.tasks, self.slots)],
         }
+
+    def chrome_trace(self) -> dict:
+        return trace.chrome_trace(self.jobs, self.slots, self.pools,
+                                  [t.unit for t in self.tasks],
+                                  {"hardware": self.hardware.name})
+
+    def export_chrome_trace(self, path: str) -> None:
+        """Write the simulated timeline for Perfetto / chrome://tracing."""
+        with open(path, "w") as f:
+            json.dump(self.chrome_trace(), f)
 
 
 def load(module: ModuleOp, func_name: str = "main") -> Executable:

@@ -50,8 +50,17 @@ class GeOptMain(xDSLOptMain):
             "--elide-elementsattrs-if-larger", type=int, metavar="N", default=None,
             help="print dense constants with more than N elements as "
                  "dense_resource<__elided__> (for reading; the output loses the data)")
+        arg_parser.add_argument(
+            "--memory-report", action="store_true",
+            help="after the passes, print each planned function's arena, its lower bound "
+                 "(peak live bytes) and the naive total (no reuse) to stderr")
 
     def output_resulting_program(self, prog):
+        if self.args.memory_report:
+            from passes.memory_reuse import memory_report
+
+            print(memory_report(prog) or "memory-report: no function has a memory plan "
+                  "(run memory-reuse)", file=sys.stderr)
         limit = self.args.elide_elementsattrs_if_larger
         if limit is None:
             return super().output_resulting_program(prog)

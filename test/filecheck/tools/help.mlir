@@ -8,4 +8,6 @@
 // CHECK-NEXT: {{^}}  op-fusion {{ *[^ ].*}}
 // CHECK-NEXT: {{^}}  dce {{ *[^ ].*}}
 // CHECK-NEXT: {{^}}  lower-to-ascend {{ *[^ ].*}}
+// CHECK-NEXT: {{^}}  memory-reuse {{ *[^ ].*}}
+// CHECK-NEXT: {{^}}  task-parallel {{ *[^ ].*}}
 // CHECK-NOT:  {{.}}

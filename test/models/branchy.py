@@ -1,0 +1,75 @@
+"""Small models with parallel branches, for the stream and memory planners.
+
+Only ops the importer has today (conv2d, relu, add, max_pool2d, ...): the
+Inception-style block sums its branches instead of concatenating them.
+"""
+
+import torch
+from torch import nn
+
+from test.models.common import randomize_batch_norm
+
+
+def conv_bn_relu(cin: int, cout: int, k: int) -> nn.Sequential:
+    return nn.Sequential(nn.Conv2d(cin, cout, k, padding=k // 2, bias=False),
+                         nn.BatchNorm2d(cout), nn.ReLU())
+
+
+class InceptionBlock(nn.Module):
+    """Four parallel branches (1x1; 1x1 -> 3x3; 1x1 -> 5x5; maxpool -> 1x1), summed."""
+
+    def __init__(self, cin: int = 16, cout: int = 16):
+        super().__init__()
+        self.b1 = conv_bn_relu(cin, cout, 1)
+        self.b3 = nn.Sequential(conv_bn_relu(cin, 8, 1), conv_bn_relu(8, cout, 3))
+        self.b5 = nn.Sequential(conv_bn_relu(cin, 4, 1), conv_bn_relu(4, cout, 5))
+        self.pool = nn.Sequential(nn.MaxPool2d(3, stride=1, padding=1), conv_bn_relu(cin, cout, 1))
+
+    def forward(self, x):
+        return self.b1(x) + self.b3(x) + self.b5(x) + self.pool(x)
+
+
+class InceptionNet(nn.Module):
+    """Stem conv, two Inception blocks, global pool, classifier."""
+
+    def __init__(self, width: int = 16, num_classes: int = 10):
+        super().__init__()
+        self.stem = conv_bn_relu(3, width, 3)
+        self.block1 = InceptionBlock(width, width)
+        self.block2 = InceptionBlock(width, width)
+        self.pool = nn.AdaptiveAvgPool2d(1)
+        self.fc = nn.Linear(width, num_classes)
+
+    def forward(self, x):
+        x = self.block2(self.block1(self.stem(x)))
+        return self.fc(torch.flatten(self.pool(x), 1))
+
+
+class TwoTowers(nn.Module):
+    """Two wide-then-narrow towers, written so that program order keeps both wide
+    tensors alive at once; finishing one tower first halves the peak."""
+
+    def __init__(self, cin: int = 4, wide: int = 64, narrow: int = 4):
+        super().__init__()
+        self.a1 = nn.Conv2d(cin, wide, 3, padding=1)
+        self.b1 = nn.Conv2d(cin, wide, 3, padding=1)
+        self.a2 = nn.Conv2d(wide, narrow, 1)
+        self.b2 = nn.Conv2d(wide, narrow, 1)
+
+    def forward(self, x):
+        a = torch.relu(self.a1(x))
+        b = torch.relu(self.b1(x))
+        return self.a2(a) + self.b2(b)
+
+
+def make():
+    """(model, example_inputs): InceptionNet on 2x3x16x16 images."""
+    torch.manual_seed(0)
+    model = randomize_batch_norm(InceptionNet()).eval()
+    return model, (torch.randn(2, 3, 16, 16),)
+
+
+def make_two_towers():
+    """(model, example_inputs): TwoTowers on a 1x4x32x32 input (wide tensors 256 KB each)."""
+    torch.manual_seed(0)
+    return TwoTowers().eval(), (torch.randn(1, 4, 32, 32),)
