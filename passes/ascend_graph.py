@@ -13,10 +13,13 @@ program order, buffers in definition order. Two orders matter:
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import SSAValue
+from xdsl.utils.exceptions import PassFailedException
 
 from ge_dialect import ascend
 from lowering.ge_to_ascend import align
@@ -54,6 +57,17 @@ class FunctionGraph:
     @property
     def streams(self) -> set[int]:
         return {t.stream for t in self.tasks}
+
+
+def lowered_graphs(module: ModuleOp, pass_name: str) -> Iterator[FunctionGraph]:
+    """Every lowered function of `module` (those with `ascend.arena_size`; GE-level
+    functions are skipped), read as a graph. Unsatisfiable events fail the pass."""
+    for fn in list(module.walk()):
+        if isinstance(fn, func.FuncOp) and ascend.arena_size(fn) is not None:
+            try:
+                yield read_function(fn)
+            except ValueError as e:
+                raise PassFailedException(f"{pass_name}: {e}") from None
 
 
 def read_function(fn: func.FuncOp) -> FunctionGraph:

@@ -1,5 +1,5 @@
 """Static memory planning over plain data: lifetimes, conflicts, offset assignment,
-the live-bytes lower bound, and memory-aware task orders.
+the no-fragmentation lower bound, and memory-aware task orders.
 
 An allocation (a buffer, or a group of buffers that share bytes because an
 elementwise task writes in place) is a size and the set of tasks that touch
@@ -11,6 +11,10 @@ other starts: every task touching the first happens before every task
 touching the second. With one stream, happens-before is program order and
 this is plain interval overlap; with several streams it is the order given
 by streams and events, so buffers of concurrent branches never share bytes.
+
+The lower bound is the heaviest set of allocations that pairwise conflict
+(no plan can overlap them): the peak of live bytes over program order for
+one stream, the heaviest antichain of the "over before" order for several.
 
 Assigners (both keep to this conflict relation; `auto` keeps the smaller arena):
 - greedy by size, best fit (TFLite's GreedyBySize, XLA's heap simulator):
@@ -49,27 +53,29 @@ def _bits(mask: int):
         mask ^= low
 
 
-def conflicts(allocs: Sequence[Allocation], anc: Sequence[int]) -> list[set[int]]:
-    """Pairs that may be live at the same time. `anc[t]` = tasks before t (len n + 1)."""
+def precedence(allocs: Sequence[Allocation], anc: Sequence[int]) -> list[set[int]]:
+    """For each allocation, those it is over before: every task touching it happens
+    before every task touching them. `anc[t]` = tasks before t (len n + 1)."""
     common = []
     for a in allocs:
         bits = -1
         for t in _bits(a.accesses):
             bits &= anc[t]
         common.append(bits)
-    result: list[set[int]] = [set() for _ in allocs]
-    for i, a in enumerate(allocs):
-        for j in range(i + 1, len(allocs)):
-            if a.accesses & ~common[j] and allocs[j].accesses & ~common[i]:
-                result[i].add(j)
-                result[j].add(i)
-    return result
+    return [{j for j in range(len(allocs)) if j != i and a.accesses & ~common[j] == 0}
+            for i, a in enumerate(allocs)]
+
+
+def conflicts(before: Sequence[set[int]]) -> list[set[int]]:
+    """Pairs that may be live at the same time: neither is over before the other."""
+    return [{j for j in range(len(before)) if j != i and j not in after and i not in before[j]}
+            for i, after in enumerate(before)]
 
 
 def live_peak(allocs: Sequence[Allocation]) -> tuple[int, int, list[int]]:
     """(peak live bytes over program order, the task index where it is reached,
     the allocations live there). A lower bound for any plan: allocations live
-    at one task index conflict pairwise."""
+    at one task index conflict pairwise. Exact for one stream (interval order)."""
     if not allocs:
         return 0, 0, []
     n = max(a.last for a in allocs) + 2
@@ -83,6 +89,88 @@ def live_peak(allocs: Sequence[Allocation]) -> tuple[int, int, list[int]]:
         if live > peak:
             peak, at = live, t
     return peak, at, [i for i, a in enumerate(allocs) if a.first <= at <= a.last]
+
+
+def max_weight_antichain(sizes: Sequence[int], before: Sequence[set[int]]
+                         ) -> tuple[int, list[int]]:
+    """The heaviest set of allocations that are pairwise unordered (`before[i]`:
+    the allocations i is over before, transitively closed): the exact
+    no-fragmentation bound when streams let lifetimes overlap in ways no single
+    task order shows.
+
+    Weighted Dilworth: it weighs as much as the fewest chains covering each
+    allocation `size` times, which is total size minus the most links in a
+    bipartite flow s -> left_i (size_i) -> right_j (i before j) -> t (size_j).
+    The antichain is read off the minimum cut."""
+    n = len(sizes)
+    s, t = 2 * n, 2 * n + 1
+    graph: list[list[int]] = [[] for _ in range(2 * n + 2)]
+    head: list[int] = []
+    cap: list[int] = []
+
+    def edge(u: int, v: int, c: int) -> None:
+        graph[u].append(len(head))
+        head.append(v)
+        cap.append(c)
+        graph[v].append(len(head))
+        head.append(u)
+        cap.append(0)
+
+    for i, size in enumerate(sizes):
+        edge(s, i, size)
+        edge(n + i, t, size)
+        for j in before[i]:
+            edge(i, n + j, sum(sizes) + 1)
+    flow = _max_flow(graph, head, cap, s, t)
+    level = _levels(graph, head, cap, s)
+    members = [i for i in range(n) if level[i] >= 0 and level[n + i] < 0]
+    assert sum(sizes[i] for i in members) == sum(sizes) - flow
+    return sum(sizes) - flow, members
+
+
+def _levels(graph, head, cap, s) -> list[int]:
+    level = [-1] * len(graph)
+    level[s] = 0
+    queue = [s]
+    for u in queue:
+        for e in graph[u]:
+            if cap[e] > 0 and level[head[e]] < 0:
+                level[head[e]] = level[u] + 1
+                queue.append(head[e])
+    return level
+
+
+def _max_flow(graph, head, cap, s, t) -> int:
+    """Dinic's algorithm; edges come in pairs e, e ^ 1 (forward, residual)."""
+    flow = 0
+    while True:
+        level = _levels(graph, head, cap, s)
+        if level[t] < 0:
+            return flow
+        step = [0] * len(graph)
+        while True:
+            path: list[int] = []
+            u = s
+            while u != t:
+                adj = graph[u]
+                while step[u] < len(adj) and not (
+                        cap[adj[step[u]]] > 0 and level[head[adj[step[u]]]] == level[u] + 1):
+                    step[u] += 1
+                if step[u] < len(adj):
+                    path.append(adj[step[u]])
+                    u = head[path[-1]]
+                elif path:
+                    level[u] = -1  # dead end: never enter it again this phase
+                    u = head[path.pop() ^ 1]
+                else:
+                    break
+            if u != t:
+                break
+            push = min(cap[e] for e in path)
+            for e in path:
+                cap[e] -= push
+                cap[e ^ 1] += push
+            flow += push
 
 
 def arena_size(sizes: Sequence[int], plan: Plan) -> int:

@@ -21,7 +21,8 @@ from xdsl.utils.exceptions import PassFailedException
 
 from ge_dialect import ascend, ge
 from passes import memory_plan
-from passes.ascend_graph import FunctionGraph, ancestors, dependences, read_function
+from passes.ascend_graph import (FunctionGraph, ancestors, dependences, lowered_graphs,
+                                 read_function)
 
 MB = 2**20
 LOWER_BOUND, NAIVE = "ascend.memory_lower_bound", "ascend.memory_naive"
@@ -87,7 +88,7 @@ class MemoryPlan:
     strategy: str
     arena: int
     lower_bound: int
-    peak_at: int                      # task index where live bytes peak
+    peak_at: int | None               # task index where live bytes peak (one stream)
     live_at_peak: list[int]           # allocation indices
     naive: int
     in_place: int                     # buffers written over an input
@@ -119,9 +120,13 @@ def plan_graph(graph: FunctionGraph, strategy: str, in_place: bool) -> MemoryPla
             if buf.output:
                 bits |= 1 << n
         allocs.append(memory_plan.Allocation(max(graph.buffers[b].size for b in members), bits))
-    conflict = memory_plan.conflicts(allocs, anc)
+    before = memory_plan.precedence(allocs, anc)
+    conflict = memory_plan.conflicts(before)
     offsets, used = memory_plan.plan(allocs, conflict, strategy)
     lower, at, live = memory_plan.live_peak(allocs)
+    if len(graph.streams) > 1:  # program order no longer shows every overlap
+        lower, live = memory_plan.max_weight_antichain([a.size for a in allocs], before)
+        at = None
     return MemoryPlan(groups, allocs, offsets, used,
                       memory_plan.arena_size([a.size for a in allocs], offsets), lower, at,
                       live, sum(b.size for b in graph.buffers), len(sources))
@@ -169,10 +174,13 @@ def over_budget(graph: FunctionGraph, plan: MemoryPlan, limit: int, note: str) -
         maker = graph.tasks[buf.writers[0]].name if buf.writers else "a function argument"
         shown.append(f"%{buf.name} {_mb(plan.allocs[k].size)} from '{maker}'")
     more = f", and {len(live) - 10} more" if len(live) > 10 else ""
-    at = graph.tasks[min(plan.peak_at, len(graph.tasks) - 1)].name
+    if plan.peak_at is None:
+        where = f" across {len(graph.streams)} streams"
+    else:
+        where = f" at task '{graph.tasks[min(plan.peak_at, len(graph.tasks) - 1)].name}'"
     return (f"memory-reuse: @{graph.fn.sym_name.data} does not fit the memory budget of "
             f"{_mb(limit)} (memory-limit-mb): the planned arena is {_mb(plan.arena)} and "
-            f"the peak of live tensors is {_mb(plan.lower_bound)} at task '{at}'{note}. "
+            f"the peak of live tensors is {_mb(plan.lower_bound)}{where}{note}. "
             f"Live at the peak, largest first: {', '.join(shown)}{more}")
 
 
@@ -258,13 +266,7 @@ class MemoryReusePass(ModulePass):
             raise ValueError(f"memory-reuse: memory-limit-mb must be > 0, "
                              f"got {self.memory_limit_mb}")
         limit = None if self.memory_limit_mb is None else int(self.memory_limit_mb * MB)
-        for fn in list(op.walk()):
-            if not isinstance(fn, func.FuncOp) or ascend.arena_size(fn) is None:
-                continue
-            try:
-                graph = read_function(fn)
-            except ValueError as e:
-                raise PassFailedException(f"memory-reuse: {e}") from None
+        for graph in lowered_graphs(op, self.name):
             check_races(graph)
             graph, plan = _plan_within(graph, self.strategy, self.in_place, limit)
             write_plan(graph, plan)

@@ -12,14 +12,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import func
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i64
 from xdsl.passes import ModulePass
-from xdsl.utils.exceptions import PassFailedException
 
 from ge_dialect import ascend
 from passes import stream_plan
-from passes.ascend_graph import FunctionGraph, dependences, read_function
+from passes.ascend_graph import FunctionGraph, dependences, lowered_graphs
 from runtime import cost_model, scheduler
 
 
@@ -72,13 +70,7 @@ class TaskParallelPass(ModulePass):
             raise ValueError(f"task-parallel: hardware must be one of "
                              f"{', '.join(cost_model.HARDWARE)}, got '{self.hardware}'")
         hw = cost_model.HARDWARE[self.hardware]
-        for fn in list(op.walk()):
-            if not isinstance(fn, func.FuncOp) or ascend.arena_size(fn) is None:
-                continue
-            try:
-                graph = read_function(fn)
-            except ValueError as e:
-                raise PassFailedException(f"task-parallel: {e}") from None
+        for graph in lowered_graphs(op, self.name):
             deps = dependences(graph, physical=True)
             estimates = [cost_model.estimate(t.op, hw) for t in graph.tasks]
             single = [0] * len(graph.tasks)

@@ -3,22 +3,25 @@
 A task's device time is `launch + max(compute, memory)` on the `block_dim`
 cores its tiles can use:
 
-- compute: cube FLOPs at the cube peak, vector element-ops at the vector
-  peak, each times an efficiency, per core times `block_dim`. A fused task's
-  vector work overlaps its cube work (the Da Vinci pipelines run side by side;
-  Hot Chips 31: "execution time of vector is hidden by execution time of
-  cube"), so compute is the larger of the two, not their sum.
+- tiles (cheap tiling): the cube computes 16x16 output fractals, one
+  16x16x16 step per cycle, so a matrix product M x N x K is
+  ceil(M/16) * ceil(N/16) fractals of ceil(K/16) cycles each; the vector
+  unit works in repeats of `vector_bytes_per_cycle` bytes. A task can use
+  at most one core per tile (`block_dim`), and its cores work in waves:
+  ceil(tiles / block_dim) tiles each. Small tasks thus leave cores idle,
+  which is what independent branches on other streams can use.
+- compute: those waves at the clock, times an efficiency. A fused task's
+  vector work overlaps its cube work (the Da Vinci pipelines run side by
+  side; Hot Chips 31: "execution time of vector is hidden by execution time
+  of cube"), so compute is the larger of the two, not their sum.
 - memory: the bytes the task reads and writes at HBM bandwidth. Assumption:
-  bandwidth is shared evenly by the cores of the unit, so a task on
+  bandwidth is shared evenly by the cores of a group, so a task on
   `block_dim` of `n` cores gets `block_dim / n` of it.
-- block_dim (tiling): a cube task's output is cut into tiles that fit half of
-  L0C (fp32 accumulators, double buffered); a vector task's bytes into
-  chunks of half the Unified Buffer. A task uses one core per tile, at most
-  all cores of its unit. This is why small tasks leave cores idle and why
-  independent branches on other streams can use them.
 
-`estimate` gives all of that for one task; `task_time_us` just the time.
-The executor's scheduler and the task-parallel pass both read it.
+The on-chip buffer sizes (L0A/L0B/L0C, L1, UB) are in the table for
+reference and for a finer tiler; this model does not read them yet.
+`estimate` gives the figures for one task; the executor's scheduler and the
+task-parallel pass both read it.
 """
 
 from __future__ import annotations
@@ -30,7 +33,6 @@ from xdsl.ir import Operation
 
 from ge_dialect import ascend, ge
 
-KB = 1024
 FRACTAL = 16  # the cube multiplies 16x16 fp16 fractals: 16x16x16 MACs per cycle
 
 
@@ -120,23 +122,23 @@ def _numel(value) -> int:
 
 
 def _conv_work(op: ge.Conv2dOp) -> tuple[int, int, int]:
-    """(FLOPs, M, N) of the implicit GEMM: M = output pixels, N = output channels."""
+    """(M, N, K) of the implicit GEMM: output pixels x output channels x window."""
     oc, icg, kh, kw = op.weight.type.get_shape()
-    return 2 * _numel(op.output) * icg * kh * kw, _numel(op.output) // oc, oc
+    return _numel(op.output) // oc, oc, icg * kh * kw
 
 
 def _matmul_work(op: ge.MatMulOp) -> tuple[int, int, int]:
     n = op.output.type.get_shape()[-1]
-    return 2 * _numel(op.output) * op.lhs.type.get_shape()[-1], _numel(op.output) // n, n
+    return _numel(op.output) // n, n, op.lhs.type.get_shape()[-1]
 
 
 def _linear_work(op: ge.LinearOp) -> tuple[int, int, int]:
     n = op.output.type.get_shape()[-1]
-    return 2 * _numel(op.output) * op.weight.type.get_shape()[1], _numel(op.output) // n, n
+    return _numel(op.output) // n, n, op.weight.type.get_shape()[1]
 
 
-# Cube ops: (FLOPs, M, N) of their matrix product. Any other op counts one vector op
-# per output element.
+# Cube ops: the (M, N, K) of their matrix product. Any other op counts one vector
+# op per output element.
 CUBE_WORK: dict[type[Operation], Callable[[Operation], tuple[int, int, int]]] = {
     ge.Conv2dOp: _conv_work,
     ge.MatMulOp: _matmul_work,
@@ -148,39 +150,30 @@ def _ceil(a: int, b: int) -> int:
     return -(-a // b)
 
 
-def cube_tiles(m: int, n: int, hw: Hardware) -> int:
-    """Output tiles of an M x N product: fp32 accumulators in half of L0C per tile."""
-    fractals = _ceil(m, FRACTAL) * _ceil(n, FRACTAL)
-    per_tile = max(1, hw.l0c_kb * KB // 2 // (FRACTAL * FRACTAL * 4))
-    return _ceil(fractals, per_tile)
-
-
-def vector_tiles(nbytes: int, hw: Hardware) -> int:
-    """Chunks of half the Unified Buffer (the other half is the next chunk in flight)."""
-    return _ceil(nbytes, hw.ub_kb * KB // 2)
-
-
 def estimate_ops(ops: list[Operation], unit: str, bytes_moved: int,
                  hw: Hardware = DEFAULT_HARDWARE) -> Estimate:
     """Roofline estimate of running `ops` as one kernel on `unit`."""
-    cube_flops = vector_ops = tiles = 0
+    cube = []          # (fractals, cycles per fractal) per matrix product
+    cube_flops = vector_ops = 0
     for op in ops:
         work = CUBE_WORK.get(type(op))
         if work is not None:
-            flops, m, n = work(op)
-            cube_flops += flops
-            tiles = max(tiles, cube_tiles(m, n, hw))
+            m, n, k = work(op)
+            cube_flops += 2 * m * n * k
+            cube.append((_ceil(m, FRACTAL) * _ceil(n, FRACTAL),
+                         _ceil(k, FRACTAL) * FRACTAL**3 // hw.cube_macs_per_cycle))
         else:
             vector_ops += sum(_numel(r) for r in op.results)
+    lanes = hw.vector_bytes_per_cycle // 4  # fp32 elements per repeat
+    repeats = _ceil(vector_ops, lanes)
     pool = hw.pool_of(unit)
     cores = hw.pool_size(pool)
-    block_dim = max(1, min(cores, tiles or vector_tiles(bytes_moved, hw)))
+    tiles = max((f for f, _ in cube), default=repeats)
+    block_dim = max(1, min(cores, tiles))
     cycles_per_us = hw.clock_ghz * 1e3
-    cube_us = cube_flops / (block_dim * hw.cube_macs_per_cycle * 2 * cycles_per_us
-                            * hw.cube_efficiency)
-    # fp32 elements per cycle through the vector unit.
-    vector_us = vector_ops / (block_dim * hw.vector_bytes_per_cycle / 4 * cycles_per_us
-                              * hw.vector_efficiency)
+    cube_us = sum(_ceil(f, block_dim) * c for f, c in cube) / (cycles_per_us
+                                                               * hw.cube_efficiency)
+    vector_us = _ceil(repeats, block_dim) / (cycles_per_us * hw.vector_efficiency)
     memory_us = bytes_moved / (hw.hbm_gb_s * 1e3 * block_dim / cores)  # GB/s -> bytes/us
     time = hw.launch_us + max(cube_us, vector_us, memory_us)
     return Estimate(pool, block_dim, cube_flops, vector_ops, bytes_moved, time)

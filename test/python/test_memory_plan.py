@@ -27,8 +27,11 @@ def random_allocs(rng: random.Random, n_tasks: int, count: int) -> list[mp.Alloc
 def test_every_strategy_gives_a_valid_plan_above_the_bound(seed):
     rng = random.Random(seed)
     allocs = random_allocs(rng, 30, 60)
-    conflict = mp.conflicts(allocs, chain_anc(30))
+    before = mp.precedence(allocs, chain_anc(30))
+    conflict = mp.conflicts(before)
     lower, _, live = mp.live_peak(allocs)
+    # On one stream the order is an interval order: the heaviest antichain is the peak.
+    assert mp.max_weight_antichain([a.size for a in allocs], before)[0] == lower
     sizes = [a.size for a in allocs]
     arenas = {}
     for name in mp.STRATEGIES:
@@ -45,18 +48,45 @@ def test_every_strategy_gives_a_valid_plan_above_the_bound(seed):
 
 def test_interval_conflicts_on_one_stream():
     allocs = [mp.Allocation(512, 0b011), mp.Allocation(512, 0b110), mp.Allocation(512, 0b1100)]
-    conflict = mp.conflicts(allocs, chain_anc(4))
-    assert conflict == [{1}, {0, 2}, {1}]  # 0 and 2 never live together
+    before = mp.precedence(allocs, chain_anc(4))
+    assert before == [{2}, set(), set()]
+    assert mp.conflicts(before) == [{1}, {0, 2}, {1}]  # 0 and 2 never live together
 
 
 def test_concurrent_streams_conflict_even_when_program_order_says_disjoint():
     # Tasks 0 and 1 on two streams with no event: unordered on the device.
     anc = ancestors([[], []]) + [0b11]
     allocs = [mp.Allocation(512, 0b01), mp.Allocation(512, 0b10)]
-    assert mp.conflicts(allocs, anc) == [{1}, {0}]
+    assert mp.conflicts(mp.precedence(allocs, anc)) == [{1}, {0}]
+    assert mp.live_peak(allocs)[0] == 512  # program order misses the overlap...
+    assert mp.max_weight_antichain([512, 512], mp.precedence(allocs, anc))[0] == 1024  # not this
     # With an event 0 -> 1 the first is over before the second starts.
     anc = ancestors([[], [0]]) + [0b11]
-    assert mp.conflicts(allocs, anc) == [set(), set()]
+    assert mp.conflicts(mp.precedence(allocs, anc)) == [set(), set()]
+
+
+@pytest.mark.parametrize("seed", range(15))
+def test_max_weight_antichain_matches_brute_force(seed):
+    rng = random.Random(seed)
+    n = 9
+    # A random poset: i before j for some i < j, transitively closed.
+    before = [set() for _ in range(n)]
+    for j in range(n):
+        for i in range(j):
+            if rng.random() < 0.3:
+                before[i].add(j)
+    for k in reversed(range(n)):
+        for j in list(before[k]):
+            before[k] |= before[j]
+    sizes = [rng.randrange(1, 20) for _ in range(n)]
+    best = 0
+    for mask in range(1 << n):
+        members = [i for i in range(n) if mask >> i & 1]
+        if all(j not in before[i] for i in members for j in members):
+            best = max(best, sum(sizes[i] for i in members))
+    weight, members = mp.max_weight_antichain(sizes, before)
+    assert weight == best == sum(sizes[i] for i in members)
+    assert all(j not in before[i] for i in members for j in members)
 
 
 def towers():

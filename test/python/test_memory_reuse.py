@@ -25,10 +25,6 @@ BACKENDS = ["memory-reuse", "task-parallel,memory-reuse", "memory-reuse,task-par
             "memory-reuse{strategy=size-class}", "memory-reuse{in-place=false}"]
 TOL = dict(rtol=1e-4, atol=1e-4)
 BOUND = 1.05
-# The lower bound is tight for one stream; with several, concurrent branches
-# need their own bytes and the program-order bound is only a floor.
-SINGLE_STREAM_BEST_FIT = ("memory-reuse", "memory-reuse{in-place=false}",
-                          "memory-reuse,task-parallel")
 
 
 def eager(model, inputs):
@@ -77,7 +73,7 @@ def test_planned_models_match_eager_in_any_legal_order(name, backend):
     module = planned(name, backend)
     arena, lower_bound, naive = figures(module)
     assert lower_bound <= arena <= naive
-    if backend in SINGLE_STREAM_BEST_FIT:
+    if "size-class" not in backend:  # GE's size classes trade bytes for a simple layout
         assert arena <= BOUND * lower_bound
     executable = Executable(module)
     (out,) = executable.run(*inputs)
@@ -215,7 +211,7 @@ def test_budget_met_by_reordering_and_clear_error_below_the_peak():
 
 def test_streams_first_cannot_reorder_and_says_so():
     with pytest.raises(PassFailedException, match="run memory-reuse before task-parallel"):
-        planned("two_towers", "task-parallel,memory-reuse{memory-limit-mb=0.3}")
+        planned("branchy", "task-parallel,memory-reuse{memory-limit-mb=0.01}")
 
 
 def test_functions_that_are_not_lowered_are_left_alone():
