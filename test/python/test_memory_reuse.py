@@ -2,7 +2,9 @@
 views into one arena, a wrong plan would give wrong numbers."""
 
 import functools
+import importlib.util
 import random
+from pathlib import Path
 
 import pytest
 import torch
@@ -151,41 +153,25 @@ def test_resnet50_shape_arena_within_bound_of_lower_bound(batch):
         torch.testing.assert_close(Executable(module).run(*inputs)[0], expected, **TOL)
 
 
-def zoo_models(*keywords):
-    """Names in the model zoo registry test.models.ZOO matching a keyword (the
-    registry lives on the model-zoo branch; absent here, the tests skip)."""
-    try:
-        from test.models import ZOO
-    except ImportError:
-        return []
-    return [name for name in ZOO if any(k in name.lower().replace("-", "") for k in keywords)]
+def load_bench():
+    """bench/memory_plan.py as a module: its --check is the Done-when check."""
+    path = Path(__file__).parents[2] / "bench" / "memory_plan.py"
+    spec = importlib.util.spec_from_file_location("memory_plan_bench", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
-def zoo_make(name, batch):
-    from test.models import ZOO
-
-    entry = ZOO[name]
-    model, inputs = (entry.make if hasattr(entry, "make") else entry)()
-    x = inputs[0]
-    return model, (x[:1].repeat(batch, *[1] * (x.dim() - 1)), *inputs[1:])
-
-
-@pytest.mark.parametrize("batch", [1, 8])
 @pytest.mark.parametrize("keyword", ["resnet50", "bert"])
-def test_zoo_models_arena_within_bound_and_match_eager(keyword, batch):
-    names = zoo_models(keyword)
+def test_zoo_models_arena_within_bound_and_match_eager(keyword):
+    bench = load_bench()
+    names = bench.matching(keyword)
     if not names:
-        pytest.skip(f"no '{keyword}' model in test.models.ZOO on this branch "
-                    "(the model zoo adds it); run bench/memory_plan.py after merging")
+        pytest.skip(f"no '{keyword}' model in test.models.ZOO on this branch (the model zoo "
+                    "adds it); after merging: python bench/memory_plan.py --model NAME "
+                    "--batch 1,8 --check")
     for name in names:
-        model, inputs = zoo_make(name, batch)
-        module = planned(model, inputs, "task-parallel,memory-reuse")
-        arena, lower_bound, _ = figures(module)
-        single = planned(model, inputs)
-        s_arena, s_lower, _ = figures(single)
-        assert s_arena <= BOUND * s_lower, memory_report(single)
-        torch.testing.assert_close(Executable(module).run(*inputs)[0],
-                                   eager(model, inputs), **TOL)
+        assert bench.main(["--model", name, "--batch", "1,8", "--check"]) == 0
 
 
 def test_budget_met_by_reordering_and_clear_error_below_the_peak():
