@@ -29,7 +29,7 @@ from test.models import article, branchy, resnet_block, tiny_resnet  # noqa: E40
 
 LOCAL = {"article": article.make, "resnet_block": resnet_block.make,
          "tiny_resnet": tiny_resnet.make, "inception": branchy.make,
-         "two_towers": branchy.make_two_towers}
+         "two_towers": branchy.make_two_towers, "split_heads": branchy.make_split_heads}
 BACKENDS = {"best-fit": "memory-reuse{strategy=best-fit}",
             "size-class": "memory-reuse{strategy=size-class}",
             "auto": "memory-reuse",

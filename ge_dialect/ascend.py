@@ -43,6 +43,10 @@ from ge_dialect.ge import YieldOp
 
 AnyMemRef = base(MemRefType)
 ARENA_SIZE = "ascend.arena_size"
+# Set by memory-reuse beside the arena size: the no-fragmentation lower bound
+# and the total without reuse, in bytes.
+MEMORY_LOWER_BOUND = "ascend.memory_lower_bound"
+MEMORY_NAIVE = "ascend.memory_naive"
 UNITS = ("cube", "vector", "aicpu")
 
 

@@ -25,7 +25,6 @@ from passes.ascend_graph import (FunctionGraph, ancestors, dependences, lowered_
                                  read_function)
 
 MB = 2**20
-LOWER_BOUND, NAIVE = "ascend.memory_lower_bound", "ascend.memory_naive"
 STRATEGIES = ("auto", *memory_plan.STRATEGIES)
 # Ops whose output element i depends only on element i of same-sized inputs (flat
 # index): a task made only of these may write its result over such an input.
@@ -217,19 +216,19 @@ def write_plan(graph: FunctionGraph, plan: MemoryPlan) -> None:
             graph.buffers[b].op.properties["offset"] = IntegerAttr(offset, i64)
     attrs = graph.fn.attributes
     attrs[ascend.ARENA_SIZE] = IntegerAttr(plan.arena, i64)
-    attrs[LOWER_BOUND] = IntegerAttr(plan.lower_bound, i64)
-    attrs[NAIVE] = IntegerAttr(plan.naive, i64)
+    attrs[ascend.MEMORY_LOWER_BOUND] = IntegerAttr(plan.lower_bound, i64)
+    attrs[ascend.MEMORY_NAIVE] = IntegerAttr(plan.naive, i64)
 
 
 def memory_report(module: ModuleOp) -> str:
     """One line per planned function: arena, lower bound, naive total."""
     lines = []
     for fn in module.walk():
-        if not isinstance(fn, func.FuncOp) or LOWER_BOUND not in fn.attributes:
+        if not isinstance(fn, func.FuncOp) or ascend.MEMORY_LOWER_BOUND not in fn.attributes:
             continue
         arena = ascend.arena_size(fn) or 0
-        lower = fn.attributes[LOWER_BOUND].value.data
-        naive = fn.attributes[NAIVE].value.data
+        lower = fn.attributes[ascend.MEMORY_LOWER_BOUND].value.data
+        naive = fn.attributes[ascend.MEMORY_NAIVE].value.data
         ratio = f"{arena / lower:.3f}x" if lower else "-"
         lines.append(f"memory-reuse @{fn.sym_name.data}: arena {arena} bytes ({_mb(arena)}), "
                      f"lower bound {lower} bytes ({_mb(lower)}), naive {naive} bytes "
@@ -247,9 +246,9 @@ class MemoryReusePass(ModulePass):
     the other order makes task-parallel respect the reuse (a buffer's new
     tenant waits for the old one's readers). `strategy` is auto, best-fit or
     size-class; `in-place` lets elementwise tasks overwrite their last-read
-    input; `memory-limit-mb` fails with the live tensors at the peak if the
-    arena does not fit, after trying memory-friendly task orders (single
-    stream only). Functions without `ascend.arena_size` are not lowered and
+    input; `memory-limit-mb` (MB of 2**20 bytes, as the runtime's stats) fails
+    with the live tensors at the peak if the arena does not fit, after trying
+    memory-friendly task orders (single stream only). Functions without `ascend.arena_size` are not lowered and
     are left alone.
     """
 

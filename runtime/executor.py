@@ -31,7 +31,6 @@ from runtime.program import BlockProgram, check_inputs
 from runtime.reference import find_func
 
 MB = 2**20
-LOWER_BOUND, NAIVE = "ascend.memory_lower_bound", "ascend.memory_naive"
 
 
 class LoadError(ValueError):
@@ -77,8 +76,8 @@ class Executable:
         self.hardware = hardware
         self.arg_types = list(fn.function_type.inputs.data)
         self.arena = torch.empty(size, dtype=torch.uint8)
-        self.memory_lower_bound = _int_attr(fn, LOWER_BOUND)
-        self.memory_naive = _int_attr(fn, NAIVE) or size
+        self.memory_lower_bound = _int_attr(fn, ascend.MEMORY_LOWER_BOUND)
+        self.memory_naive = _int_attr(fn, ascend.MEMORY_NAIVE) or size
         slot: dict[SSAValue, int] = {a: i for i, a in enumerate(fn.body.block.args)}
         self.values: list[torch.Tensor | None] = [None] * len(slot)
         self.tasks: list[Task] = []
@@ -189,6 +188,8 @@ class Executable:
             "utilization": scheduler.utilization(self.jobs, self.slots, self.pools),
             "tasks": [{"name": t.name, "unit": t.unit, "stream": t.stream,
                        "core_group": t.estimate.pool, "block_dim": t.estimate.block_dim,
+                       "cube_flops": t.estimate.cube_flops, "vector_ops": t.estimate.vector_ops,
+                       "bytes": t.estimate.bytes_moved,
                        "start": s.start / 1e3, "end": s.end / 1e3,
                        "time": (s.end - s.start) / 1e3}
                       for t, s in zip(self.tasks, self.slots)],
@@ -196,6 +197,7 @@ class Executable:
 
     def chrome_trace(self) -> dict:
         return trace.chrome_trace(self.jobs, self.slots, self.pools,
+                                  [t.estimate for t in self.tasks],
                                   [t.unit for t in self.tasks],
                                   {"hardware": self.hardware.name})
 

@@ -9,6 +9,7 @@ format requires.
 
 from __future__ import annotations
 
+from runtime.cost_model import Estimate
 from runtime.scheduler import Job, Slot
 
 STREAMS_PID, CORES_PID = 1, 2
@@ -20,16 +21,18 @@ def _meta(kind: str, pid: int, name: str, tid: int = 0) -> dict:
 
 
 def chrome_trace(jobs: list[Job], slots: list[Slot], pools: dict[str, int],
-                 units: list[str], other: dict | None = None) -> dict:
+                 estimates: list[Estimate], units: list[str], other: dict | None = None) -> dict:
     events = [_meta("process_name", STREAMS_PID, "Streams"),
               _meta("process_name", CORES_PID, "Core groups")]
     for stream in sorted({j.stream for j in jobs}):
         events.append(_meta("thread_name", STREAMS_PID, f"stream {stream}", stream))
-    for job, slot, unit in zip(jobs, slots, units):
+    for job, slot, estimate, unit in zip(jobs, slots, estimates, units):
         events.append({"ph": "X", "name": job.name, "cat": unit, "pid": STREAMS_PID,
                        "tid": job.stream, "ts": slot.start, "dur": slot.end - slot.start,
                        "args": {"unit": unit, "core_group": POOL_NAMES[job.pool],
-                                "block_dim": job.cores}})
+                                "block_dim": job.cores, "cube_flops": estimate.cube_flops,
+                                "vector_ops": estimate.vector_ops,
+                                "bytes": estimate.bytes_moved}})
     for pool in pools:
         changes: dict[float, int] = {}
         for job, slot in zip(jobs, slots):

@@ -62,6 +62,35 @@ class TwoTowers(nn.Module):
         return self.a2(a) + self.b2(b)
 
 
+class SplitHeads(nn.Module):
+    """Attention-shaped block with its heads split into separate ops: per head,
+    scores = relu(q k^T) and out = scores v, heads summed. ReLU stands in for
+    softmax and the caller passes x^T beside x (no transpose op yet), so it
+    uses only matmul, linear, relu and add."""
+
+    def __init__(self, dim: int = 32, heads: int = 4, head_dim: int = 16):
+        super().__init__()
+        self.q = nn.ModuleList(nn.Linear(dim, head_dim) for _ in range(heads))
+        self.v = nn.ModuleList(nn.Linear(dim, head_dim) for _ in range(heads))
+        self.k_t = nn.ParameterList(nn.Parameter(torch.randn(head_dim, dim) / dim**0.5)
+                                    for _ in range(heads))
+
+    def forward(self, x, x_t):
+        out = None
+        for q, v, k_t in zip(self.q, self.v, self.k_t):
+            scores = torch.relu(torch.matmul(q(x), torch.matmul(k_t, x_t)))
+            head = torch.matmul(scores, v(x))
+            out = head if out is None else out + head
+        return out
+
+
+def make_split_heads():
+    """(model, example_inputs): SplitHeads on 8 tokens of width 32, with x^T."""
+    torch.manual_seed(0)
+    x = torch.randn(8, 32)
+    return SplitHeads().eval(), (x, x.t().contiguous())
+
+
 def make():
     """(model, example_inputs): InceptionNet on one 3x8x8 image. At this size each
     branch's convolution has fewer 16x16 output tiles than the chip has cores, so

@@ -22,7 +22,7 @@ from test.models.resnet_block import BasicBlock
 
 MODELS = {"article": article.make, "resnet_block": resnet_block.make,
           "tiny_resnet": tiny_resnet.make, "branchy": branchy.make,
-          "two_towers": branchy.make_two_towers}
+          "two_towers": branchy.make_two_towers, "split_heads": branchy.make_split_heads}
 BACKENDS = ["memory-reuse", "task-parallel,memory-reuse", "memory-reuse,task-parallel",
             "memory-reuse{strategy=size-class}", "memory-reuse{in-place=false}"]
 TOL = dict(rtol=1e-4, atol=1e-4)

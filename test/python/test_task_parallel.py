@@ -12,8 +12,8 @@ from passes.ascend_graph import ancestors, dependences, read_function
 from runtime.executor import Executable
 from test.models import branchy, resnet_block, tiny_resnet
 
-BRANCHY = {"inception": branchy.make, "resnet_block": resnet_block.make,
-           "tiny_resnet": tiny_resnet.make}
+BRANCHY = {"inception": branchy.make, "split_heads": branchy.make_split_heads,
+           "resnet_block": resnet_block.make, "tiny_resnet": tiny_resnet.make}
 
 
 @functools.cache
