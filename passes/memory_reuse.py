@@ -84,13 +84,11 @@ class MemoryPlan:
     groups: list[list[int]]           # buffers sharing one allocation
     allocs: list[memory_plan.Allocation]
     offsets: list[int]
-    strategy: str
     arena: int
     lower_bound: int
     peak_at: int | None               # task index where live bytes peak (one stream)
     live_at_peak: list[int]           # allocation indices
     naive: int
-    in_place: int                     # buffers written over an input
 
 
 def plan_graph(graph: FunctionGraph, strategy: str, in_place: bool) -> MemoryPlan:
@@ -98,15 +96,13 @@ def plan_graph(graph: FunctionGraph, strategy: str, in_place: bool) -> MemoryPla
     anc = ancestors(graph.preds)
     anc.append((1 << n) - 1)  # the caller reads outputs after every task
     sources = in_place_sources(graph, anc) if in_place else {}
-    group_of: dict[int, int] = {}
-    groups: list[list[int]] = []
+    by_root: dict[int, list[int]] = {}
     for b in range(len(graph.buffers)):
-        if b in sources:
-            group_of[b] = group_of[sources[b]]
-            groups[group_of[b]].append(b)
-        else:
-            group_of[b] = len(groups)
-            groups.append([b])
+        root = b
+        while root in sources:  # chains of in-place tasks share the first one's bytes
+            root = sources[root]
+        by_root.setdefault(root, []).append(b)
+    groups = list(by_root.values())
     allocs = []
     for members in groups:
         bits = 0
@@ -121,14 +117,14 @@ def plan_graph(graph: FunctionGraph, strategy: str, in_place: bool) -> MemoryPla
         allocs.append(memory_plan.Allocation(max(graph.buffers[b].size for b in members), bits))
     before = memory_plan.precedence(allocs, anc)
     conflict = memory_plan.conflicts(before)
-    offsets, used = memory_plan.plan(allocs, conflict, strategy)
+    offsets, _ = memory_plan.plan(allocs, conflict, strategy)
     lower, at, live = memory_plan.live_peak(allocs)
     if len(graph.streams) > 1:  # program order no longer shows every overlap
         lower, live = memory_plan.max_weight_antichain([a.size for a in allocs], before)
         at = None
-    return MemoryPlan(groups, allocs, offsets, used,
+    return MemoryPlan(groups, allocs, offsets,
                       memory_plan.arena_size([a.size for a in allocs], offsets), lower, at,
-                      live, sum(b.size for b in graph.buffers), len(sources))
+                      live, sum(b.size for b in graph.buffers))
 
 
 def check_races(graph: FunctionGraph) -> None:
@@ -189,22 +185,21 @@ def _plan_within(graph: FunctionGraph, strategy: str, in_place: bool,
     if limit is None or plan.arena <= limit:
         return graph, plan
     if len(graph.streams) > 1 or graph.has_events:
-        note = (f"; tasks were not reordered because the function already runs on "
-                f"{len(graph.streams)} streams: run memory-reuse before task-parallel "
-                "to let it reorder")
+        note = ("; tasks were not reordered because streams and events already fix their "
+                "order: run memory-reuse before task-parallel to let it reorder")
         raise PassFailedException(over_budget(graph, plan, limit, note))
     uses = [memory_plan.TaskUse(tuple(t.reads), tuple(t.writes)) for t in graph.tasks]
     sizes = [b.size for b in graph.buffers]
     outputs = {b for b, buf in enumerate(graph.buffers) if buf.output}
     deps = dependences(graph, physical=False)
-    before = memory_plan.order_peak(range(len(uses)), uses, sizes, outputs)
+    program_peak = memory_plan.order_peak(range(len(uses)), uses, sizes, outputs)
     order, peak = memory_plan.low_memory_order(deps, uses, sizes, outputs)
-    note = " (no task order has a lower peak)"
-    if peak < before:
+    note = " (no task order we tried has a lower peak)"
+    if peak < program_peak:
         reorder_tasks(graph, order)
         graph = read_function(graph.fn)
         plan = plan_graph(graph, strategy, in_place)
-        note = f" after reordering tasks (the peak was {_mb(before)} in program order)"
+        note = f" after reordering tasks (the peak was {_mb(program_peak)} in program order)"
     if plan.arena > limit:
         raise PassFailedException(over_budget(graph, plan, limit, note))
     return graph, plan
@@ -248,8 +243,8 @@ class MemoryReusePass(ModulePass):
     size-class; `in-place` lets elementwise tasks overwrite their last-read
     input; `memory-limit-mb` (MB of 2**20 bytes, as the runtime's stats) fails
     with the live tensors at the peak if the arena does not fit, after trying
-    memory-friendly task orders (single stream only). Functions without `ascend.arena_size` are not lowered and
-    are left alone.
+    memory-friendly task orders (single stream only). Functions without
+    `ascend.arena_size` are not lowered and are left alone.
     """
 
     name = "memory-reuse"

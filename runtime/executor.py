@@ -129,7 +129,7 @@ class Executable:
         position = {t: i for i, t in enumerate(order)}
         if sorted(position) != list(range(len(self.tasks))):
             raise ValueError("a host order must list every task index exactly once")
-        for job, t in zip(self.jobs, range(len(self.jobs))):
+        for t, job in enumerate(self.jobs):
             late = [p for p in job.preds if position[p] > position[t]]
             if late:
                 raise ValueError(f"host order runs '{job.name}' before "

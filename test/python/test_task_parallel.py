@@ -86,3 +86,12 @@ def test_910b_puts_vector_tasks_on_vector_cores():
     groups = {t["unit"]: t["core_group"] for t in executable.stats["tasks"]}
     assert groups == {"cube": "ai_core", "vector": "vector_core"}
     assert set(executable.stats["utilization"]) == {"ai_core", "vector_core", "ai_cpu"}
+
+
+def test_independent_branches_that_fill_the_chip_stay_on_one_stream():
+    """TwoTowers' convolutions each have more 16x16 output tiles than the chip has
+    cores: side by side they would only queue for cores and pay for events."""
+    model, inputs = branchy.make_two_towers()
+    module = run_pipeline(lower(optimize(import_model(model, inputs))), "task-parallel")
+    assert {op.stream.value.data for op in module.walk() if isinstance(op, ascend.TaskOp)} == {0}
+    assert not events(module)
