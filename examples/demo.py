@@ -11,7 +11,8 @@ import torch
 from torch import nn
 
 from ge_dialect.printing import format_ir
-from npu_graph.compiler import DEFAULT_PIPELINE, import_model, lower, optimize
+from npu_graph.compiler import (DEFAULT_PIPELINE, device_pipeline, import_model, lower, optimize,
+                                plan_device)
 from runtime.executor import Executable
 
 
@@ -54,8 +55,8 @@ def main() -> int:
           f"{len(fused)} op, ge.fused \"{fused[0].kind.data}\", computing in NC1HWC0 "
           "between two ge.trans_data" if fused else "-> nothing fused")
 
-    banner("3. Ascend tasks (-p lower-to-ascend)")
-    lower(module)
+    banner(f"3. Ascend tasks (-p lower-to-ascend,{device_pipeline()})")
+    plan_device(lower(module))
     print(format_ir(module))
 
     banner("4. Run on the host runtime vs PyTorch eager")

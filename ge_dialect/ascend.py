@@ -13,7 +13,7 @@ tasks; `ascend.record_event` / `ascend.wait_event` order them across streams.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from xdsl.dialects import func
 from xdsl.dialects.builtin import (
@@ -25,7 +25,7 @@ from xdsl.dialects.builtin import (
     TensorType,
     i64,
 )
-from xdsl.ir import Attribute, Dialect, Region, SSAValue
+from xdsl.ir import Attribute, Dialect, Operation, Region, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
@@ -51,6 +51,10 @@ MEM_ALIGN = 512  # bytes; GE's MEM_ALIGN_SIZE
 def align(n: int, to: int = MEM_ALIGN) -> int:
     return -(-n // to) * to
 
+# Set by memory-reuse beside the arena size: the no-fragmentation lower bound
+# and the total without reuse, in bytes.
+MEMORY_LOWER_BOUND = "ascend.memory_lower_bound"
+MEMORY_NAIVE = "ascend.memory_naive"
 UNITS = ("cube", "vector", "aicpu")
 
 
@@ -250,6 +254,41 @@ class WaitEventOp(EventOp):
     """
 
     name = "ascend.wait_event"
+
+
+def task_predecessors(ops: Iterable[Operation]) -> list[list[int]]:
+    """What each `ascend.task` waits for on the device, in program order.
+
+    Task `i`'s entry lists the indices of the tasks it must follow: the
+    previous task on its stream (streams run in order) and, for every
+    `ascend.wait_event` on its stream since that task, the last task its
+    stream had when the matching `ascend.record_event` was issued. This is
+    the device's happens-before relation before transitive closure; the
+    executor's scheduler and the Ascend-level passes all read it from here.
+    Raises ValueError for a wait that no earlier record can satisfy.
+    """
+    last: dict[int, int] = {}
+    recorded: dict[int, int | None] = {}
+    waiting: dict[int, list[int]] = {}
+    preds: list[list[int]] = []
+    for op in ops:
+        if isinstance(op, RecordEventOp):
+            recorded[op.event.value.data] = last.get(op.stream.value.data)
+        elif isinstance(op, WaitEventOp):
+            event, stream = op.event.value.data, op.stream.value.data
+            if event not in recorded:
+                raise ValueError(f"ascend.wait_event {event} on stream {stream} comes before "
+                                 f"any ascend.record_event {event}: the stream would wait forever")
+            if recorded[event] is not None:
+                waiting.setdefault(stream, []).append(recorded[event])
+        elif isinstance(op, TaskOp):
+            stream = op.stream.value.data
+            before = waiting.pop(stream, [])
+            if stream in last:
+                before.append(last[stream])
+            preds.append(sorted(set(before)))
+            last[stream] = len(preds) - 1
+    return preds
 
 
 Ascend = Dialect(

@@ -62,9 +62,45 @@ def lower(module: ModuleOp) -> ModuleOp:
     return run_pipeline(module, "lower-to-ascend")
 
 
+def device_pipeline(options: dict | None = None) -> str:
+    """The Ascend-level passes for GE-style session options.
+
+    `ge.streamMaxParallelNum` (default 4) caps the streams, `ge.enableSingleStream`
+    sets the cap to 1. `memory_limit_mb` (with `enable_memory_planning`, on by
+    default when a limit is given) is a budget: memory is then planned before
+    streams, so tasks can still be reordered to fit. Otherwise streams come
+    first, as in GE, and reuse keeps all their parallelism.
+    """
+    opts = dict(options or {})
+    single = str(opts.pop("ge.enableSingleStream", False)).lower() in ("true", "1")
+    streams = 1 if single else int(opts.pop("ge.streamMaxParallelNum", 4))
+    limit = opts.pop("memory_limit_mb", None)
+    planning = opts.pop("enable_memory_planning", limit is not None)
+    if opts:
+        raise ValueError(f"unknown option(s) {', '.join(sorted(opts))}; known: "
+                         "ge.streamMaxParallelNum, ge.enableSingleStream, memory_limit_mb, "
+                         "enable_memory_planning")
+    parallel = f"task-parallel{{max-streams={streams}}}"
+    if planning and limit is not None:
+        return f"memory-reuse{{memory-limit-mb={limit}}},{parallel}"
+    return f"{parallel},memory-reuse"
+
+
+def plan_device(module: ModuleOp, options: dict | None = None) -> ModuleOp:
+    """Streams, events and the static memory plan on lowered (Ascend) IR."""
+    return run_pipeline(module, device_pipeline(options))
+
+
 def compile_model(model: torch.nn.Module, example_inputs: tuple,
-                  pipeline: str = DEFAULT_PIPELINE, dynamic_shapes=None, *,
-                  plugins: Sequence[str] = ()) -> Executable:
-    """torch model -> loaded executable, through every stage of the compiler."""
+                  pipeline: str = DEFAULT_PIPELINE, options: dict | None = None,
+                  dynamic_shapes=None, *, plugins: Sequence[str] = ()) -> Executable:
+    """torch model -> loaded executable, through every stage of the compiler.
+
+    `options` are GE-style session options for the device plan (see
+    `device_pipeline`); graphs with dynamic shapes keep their single stream and
+    are planned per input shape at run time.
+    """
     module = import_model(model, example_inputs, dynamic_shapes)
-    return Executable(lower(optimize(module, pipeline, plugins=plugins)))
+    module = lower(optimize(module, pipeline, plugins=plugins))
+    dynamic = any(op.name == "ascend.dyn_buffer" for op in module.walk())
+    return Executable(module if dynamic else plan_device(module, options))

@@ -71,6 +71,18 @@ def _level(name: str):
     return factory
 
 
+def _memory_reuse():
+    from passes.memory_reuse import MemoryReusePass
+
+    return MemoryReusePass
+
+
+def _task_parallel():
+    from passes.task_parallel import TaskParallelPass
+
+    return TaskParallelPass
+
+
 def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     """Built-in passes plus those of loaded plugins."""
     from passes.plugins import registered_passes
@@ -92,4 +104,6 @@ def builtin_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "dce": _dce,
         "layout-transform": _layout_transform,
         "lower-to-ascend": _lower_to_ascend,
+        "memory-reuse": _memory_reuse,
+        "task-parallel": _task_parallel,
     }

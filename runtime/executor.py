@@ -2,42 +2,44 @@
 
 `load` does all the work that does not depend on inputs: it allocates the
 arena (one uint8 tensor of `ascend.arena_size` bytes), binds every buffer as
-a typed view into it, decodes weights and compiles task bodies. `run` then
-only copies inputs in, calls the prepared tasks in program order, and copies
-outputs out. Because buffers really alias the arena, a wrong memory plan
-gives wrong numbers.
-
-The simulated timeline is in-order per stream: a task starts when its stream
-is free; `ascend.wait_event` holds a stream until the matching
-`ascend.record_event` time.
+a typed view into it, decodes weights, compiles task bodies, estimates every
+task with the cost model and simulates the device timeline (streams, events,
+AI Core / Vector Core groups; see runtime/scheduler.py). `run` then only
+copies inputs in, calls the prepared tasks and copies outputs out. Because
+buffers really alias the arena, a wrong memory plan gives wrong numbers.
 
 Dynamic shapes: one compiled graph runs at every input size. Buffers with
 `?` dims (`ascend.dyn_buffer`) are planned per concrete input shape: the first
-run at a new shape runs the tasks with those buffers allocated on the host
-heap, records every buffer's size (and every value's shape, for the cost
-model), then lays the buffers out back to back at 512-byte alignment in a
-second arena for that shape and caches the plan. Later runs at that shape bind
-the cached views and run as a static graph does; nothing is recompiled, and
-the kernels prepared at load serve every shape. Statically shaped buffers stay
-in the static arena at their compiled offsets. A run whose buffer shapes
-differ from its plan (a data-dependent shape) is an error, never a silent
-broadcast.
+run at a new shape runs the tasks with those buffers on the host heap, records
+every value's shape, then lays the buffers out back to back at 512-byte
+alignment in a second arena for that shape, estimates and simulates the tasks
+at those shapes, and caches the plan. Later runs at that shape bind the cached
+views and run as a static graph does; nothing is recompiled. A run whose
+buffer shapes differ from its plan (a data-dependent shape) is an error.
+
+Host order: tasks run in program order by default. Any order that respects
+streams and events is legal on the device, and the memory plan must hold
+for all of them; `set_host_order` runs the simulated timeline's order or
+any other legal order, so tests can check that.
 """
 
 from __future__ import annotations
 
+import json
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import torch
 from xdsl.dialects import func
-from xdsl.dialects.builtin import MemRefType, ModuleOp
+from xdsl.dialects.builtin import IntegerAttr, MemRefType, ModuleOp
 from xdsl.ir import SSAValue
 
-from ge_dialect import ascend, ge
-from runtime import cost_model, kernels
+from ge_dialect import ascend
+from runtime import cost_model, kernels, scheduler, trace
 from runtime.program import BlockProgram, check_inputs
 from runtime.reference import find_func
+
+MB = 2**20
 
 
 class LoadError(ValueError):
@@ -56,30 +58,33 @@ class Task:
     ins: list[int]          # indices into the executable's value table
     outs: list[int]
     body: BlockProgram
-    device_us: float
+    estimate: cost_model.Estimate | None  # None until the shapes of a run are known
     op: ascend.TaskOp
 
-
-@dataclass
-class DynamicPlan:
-    """Where the `?`-shaped buffers live for one set of input shapes."""
-
-    arena: torch.Tensor
-    views: list[tuple[int, torch.Tensor]]  # (value slot, view into arena)
-    timeline: list
+    @property
+    def device_us(self) -> float:
+        return self.estimate.time_us
 
 
 @dataclass
-class Event:
-    event: int
-    stream: int
-    record: bool
+class Plan:
+    """The device schedule, and for dynamic graphs where `?`-shaped buffers live."""
+
+    estimates: list[cost_model.Estimate]
+    slots: list[scheduler.Slot]
+    arena: torch.Tensor | None = None
+    views: list[tuple[int, torch.Tensor]] = field(default_factory=list)
 
 
 def _view(arena: torch.Tensor, offset: int, t: MemRefType) -> torch.Tensor:
     dtype = kernels.torch_dtype(t.element_type)
     size = ascend.nbytes(t)
     return arena[offset:offset + size].view(dtype).view(t.get_shape())
+
+
+def _int_attr(fn: func.FuncOp, name: str) -> int | None:
+    attr = fn.attributes.get(name)
+    return attr.value.data if isinstance(attr, IntegerAttr) else None
 
 
 class Executable:
@@ -92,15 +97,18 @@ class Executable:
         if size is None:
             raise LoadError(f"@{func_name} has no '{ascend.ARENA_SIZE}' attribute: "
                             "run the lower-to-ascend pass first")
-        self.arg_types = list(fn.function_type.inputs.data)
         self.hardware = hardware
+        self.arg_types = list(fn.function_type.inputs.data)
         self.arena = torch.empty(size, dtype=torch.uint8)
+        self.memory_lower_bound = _int_attr(fn, ascend.MEMORY_LOWER_BOUND)
+        self.memory_naive = _int_attr(fn, ascend.MEMORY_NAIVE) or size
         slot: dict[SSAValue, int] = {a: i for i, a in enumerate(fn.body.block.args)}
         self.values: list[torch.Tensor | None] = [None] * len(slot)
-        self.schedule: list[Task | Event] = []
+        self.tasks: list[Task] = []
         self.outputs: list[int] = []
         self.dynamic: list[tuple[int, ascend.DynBufferOp]] = []
-        for op in fn.body.block.ops:
+        ops = list(fn.body.block.ops)
+        for op in ops:
             if isinstance(op, ascend.WeightOp):
                 slot[op.output] = self._add(kernels.tensor_from_attr(op.value))
             elif isinstance(op, ascend.BufferOp):
@@ -110,101 +118,124 @@ class Executable:
                 slot[op.output] = self._add(None)
                 self.dynamic.append((slot[op.output], op))
             elif isinstance(op, ascend.TaskOp):
-                static = not any(isinstance(v.type, MemRefType) and not v.type.has_static_shape()
-                                 for v in (*op.ins, *op.outs))
-                self.schedule.append(Task(
+                static = all(v.type.has_static_shape() for v in (*op.ins, *op.outs))
+                self.tasks.append(Task(
                     op.task_name.data, op.unit.data, op.stream.value.data,
                     [slot[v] for v in op.ins], [slot[v] for v in op.outs],
                     BlockProgram(op.body.block),
-                    cost_model.task_time_us(op, hardware) if static else 0.0, op))
-            elif isinstance(op, ascend.RecordEventOp | ascend.WaitEventOp):
-                self.schedule.append(Event(op.event.value.data, op.stream.value.data,
-                                           isinstance(op, ascend.RecordEventOp)))
+                    cost_model.estimate(op, hardware) if static else None, op))
             elif isinstance(op, func.ReturnOp):
                 self.outputs = [slot[v] for v in op.operands]
-            else:
+            elif not isinstance(op, ascend.RecordEventOp | ascend.WaitEventOp):
                 raise LoadError(f"'{op.name}' cannot appear at the top level of a lowered "
                                 "function; only ascend ops and func.return can")
-        self.slots = slot
-        self.plans: dict[tuple, DynamicPlan] = {}
-        self.plan: DynamicPlan | None = None
-        self.timeline = self._simulate({t.name: t.device_us for t in self.tasks})
-        self.last_host_ms = 0.0
+        try:
+            self.preds = ascend.task_predecessors(ops)
+        except ValueError as e:
+            raise LoadError(str(e)) from None
+        self.value_slots = slot
+        self.pools = hardware.pools()
+        self.plans: dict[tuple, Plan] = {}
+        self.plan = None if self.dynamic else self._schedule([t.estimate for t in self.tasks])
+        self.set_host_order("program")
+        self.last_host_ms = self.last_kernel_ms = 0.0
+
+    def _schedule(self, estimates: list[cost_model.Estimate]) -> Plan:
+        self.jobs = [scheduler.Job(t.name, e.pool, e.block_dim, e.time_us, t.stream, tuple(p))
+                     for t, e, p in zip(self.tasks, estimates, self.preds)]
+        return Plan(estimates, scheduler.simulate(self.jobs, self.pools, self.hardware.event_us))
 
     @property
-    def tasks(self) -> list[Task]:
-        return [t for t in self.schedule if isinstance(t, Task)]
+    def slots(self) -> list[scheduler.Slot]:
+        if self.plan is None:
+            raise ExecutionError("this graph has dynamic shapes: its device schedule exists "
+                                 "once it has run at some input shape")
+        return self.plan.slots
 
     def _add(self, tensor: torch.Tensor) -> int:
         self.values.append(tensor)
         return len(self.values) - 1
 
-    def _simulate(self, device_us: dict[str, float]) -> list[tuple[Task, float, float]]:
-        stream_free: dict[int, float] = {}
-        recorded: dict[int, float] = {}
-        timeline = []
-        for item in self.schedule:
-            now = stream_free.get(item.stream, 0.0)
-            if isinstance(item, Event):
-                if item.record:
-                    recorded[item.event] = now
-                else:
-                    stream_free[item.stream] = max(now, recorded.get(item.event, 0.0))
-                continue
-            end = now + device_us[item.name]
-            timeline.append((item, now, end))
-            stream_free[item.stream] = end
-        return timeline
+    @property
+    def timeline(self) -> list[tuple[Task, float, float]]:
+        return [(t, s.start, s.end) for t, s in zip(self.tasks, self.slots)]
+
+    def set_host_order(self, order: str | list[int]) -> None:
+        """Run tasks on the host in `order`: "program", "timeline" (by simulated
+        start time) or a list of task indices that respects streams and events."""
+        if order == "program":
+            order = list(range(len(self.tasks)))
+        elif order == "timeline":
+            order = sorted(range(len(self.tasks)), key=lambda i: (self.slots[i].start, i))
+        position = {t: i for i, t in enumerate(order)}
+        if sorted(position) != list(range(len(self.tasks))):
+            raise ValueError("a host order must list every task index exactly once")
+        for t, preds in enumerate(self.preds):
+            late = [p for p in preds if position[p] > position[t]]
+            if late:
+                raise ValueError(f"host order runs '{self.tasks[t].name}' before "
+                                 f"'{self.tasks[late[0]].name}', which it waits for")
+        self.host_order = list(order)
+        self._steps = [(self.tasks[i].body, self.tasks[i].ins, self.tasks[i].outs)
+                       for i in order]
 
     def run(self, *inputs: torch.Tensor) -> list[torch.Tensor]:
         check_inputs(self.arg_types, inputs)
-        start = time.perf_counter()
+        clock = time.perf_counter
+        start = clock()
         values = self.values
         for i, x in enumerate(inputs):
             values[i] = x
         with torch.no_grad():
             if not self.dynamic:
-                self._run_tasks(values)
+                in_kernels = self._run_tasks(values)
             else:
                 key = tuple(tuple(x.shape) for x in inputs)
                 plan = self.plans.get(key)
                 if plan is None:
-                    plan = self.plans[key] = self._plan_by_running(values)
+                    plan, in_kernels = self._plan_by_running(values)
+                    self.plans[key] = plan
                 else:
                     for s, view in plan.views:
                         values[s] = view
-                    self._run_tasks(values, check_shapes=True)
-                self.plan, self.timeline = plan, plan.timeline
+                    in_kernels = self._run_tasks(values, check_shapes=True)
+                self.plan = plan
         outputs = [values[s].clone() for s in self.outputs]
         for i in range(len(inputs)):
             values[i] = None
-        self.last_host_ms = (time.perf_counter() - start) * 1e3
+        self.last_host_ms = (clock() - start) * 1e3
+        self.last_kernel_ms = in_kernels * 1e3
         return outputs
 
     def _run_tasks(self, values: list, check_shapes: bool = False,
-                   shapes: dict | None = None) -> None:
-        for task in self.schedule:
-            if not isinstance(task, Task):
-                continue
-            results = task.body.run([values[s] for s in task.ins], shapes)
-            for s, r in zip(task.outs, results):
+                   shapes: dict | None = None) -> float:
+        """Run the tasks in host order; return the seconds spent in kernels."""
+        clock, in_kernels = time.perf_counter, 0.0
+        for body, ins, outs in self._steps:
+            args = [values[s] for s in ins]
+            t0 = clock()
+            # Results are computed before any copy, so a task may write in place.
+            results = body.run(args, shapes) if shapes is not None else body(*args)
+            for s, r in zip(outs, results):
                 out = values[s]
                 if out is None:  # a dynamic buffer not planned yet: keep the result
                     values[s] = r
                     continue
                 if check_shapes and out.shape != r.shape:
                     raise ExecutionError(
-                        f"task '{task.name}' produced shape {tuple(r.shape)} where the plan "
-                        f"for these input shapes has {tuple(out.shape)}: a data-dependent "
-                        "shape, which the per-shape memory plan cannot hold")
+                        f"a task produced shape {tuple(r.shape)} where the plan for these "
+                        f"input shapes has {tuple(out.shape)}: a data-dependent shape, which "
+                        "the per-shape memory plan cannot hold")
                 out.copy_(r)
+            in_kernels += clock() - t0
+        return in_kernels
 
-    def _plan_by_running(self, values: list) -> DynamicPlan:
+    def _plan_by_running(self, values: list) -> tuple[Plan, float]:
         """Run once with dynamic buffers on the heap, then lay them out in an arena."""
         for s, _ in self.dynamic:
             values[s] = None
         shapes: dict[SSAValue, tuple] = {}
-        self._run_tasks(values, shapes=shapes)
+        in_kernels = self._run_tasks(values, shapes=shapes)
         offset, placed = 0, []
         for s, op in self.dynamic:
             tensor = values[s]
@@ -216,31 +247,68 @@ class Executable:
         for s, at, tensor in placed:
             nbytes = tensor.numel() * tensor.element_size()
             views.append((s, arena[at:at + nbytes].view(tensor.dtype).view(tensor.shape)))
-        for value, s in self.slots.items():  # graph inputs and static buffers
+        for value, s in self.value_slots.items():  # graph inputs and static buffers
             if value not in shapes and values[s] is not None:
                 shapes[value] = tuple(values[s].shape)
-        device_us = {t.name: t.device_us or cost_model.task_time_us(
-            t.op, self.hardware, lambda v: shapes.get(v) or cost_model.static_shape(v))
-            for t in self.tasks}
+
+        def shape_of(v):
+            return shapes.get(v) or cost_model.static_shape(v)
+
+        estimates = [t.estimate or cost_model.estimate(t.op, self.hardware, shape_of)
+                     for t in self.tasks]
         for s, view in views:  # this run's results move into the arena like later runs'
             view.copy_(values[s])
             values[s] = view
-        return DynamicPlan(arena, views, self._simulate(device_us))
+        plan = self._schedule(estimates)
+        plan.arena, plan.views = arena, views
+        return plan, in_kernels
+
+    @property
+    def batch_size(self) -> int:
+        shape = self.arg_types[0].get_shape() if self.arg_types else ()
+        return shape[0] if shape else 1
 
     @property
     def stats(self) -> dict:
-        """Simulated device time, the arena really allocated, and one entry per task."""
-        makespan_us = max((end for _, _, end in self.timeline), default=0.0)
+        """Simulated device time and utilization, host time, memory, one entry per task.
+
+        Times in ms, memory in MB. `memory_lower_bound` is None when the
+        memory-reuse pass has not planned the function.
+        """
+        slots = self.slots
+        estimates = self.plan.estimates
+        dynamic_mb = self.plan.arena.numel() / MB if self.plan.arena is not None else 0.0
+        makespan_ms = scheduler.makespan(slots) / 1e3
+        lower = self.memory_lower_bound
         return {
-            "execution_time": makespan_us / 1e3,
+            "execution_time": makespan_ms,
             "host_time": self.last_host_ms,
-            "memory_usage": (self.arena.numel() + (self.plan.arena.numel() if self.plan else 0))
-            / 2**20,
-            "num_tasks": len(self.timeline),
+            "host_overhead_ms": self.last_host_ms - self.last_kernel_ms,
+            "memory_usage": self.arena.numel() / MB + dynamic_mb,
+            "memory_lower_bound": None if lower is None else lower / MB,
+            "memory_naive": self.memory_naive / MB,
+            "throughput": self.batch_size / (makespan_ms / 1e3) if makespan_ms else 0.0,
+            "num_tasks": len(self.tasks),
+            "num_streams": len({t.stream for t in self.tasks}),
+            "utilization": scheduler.utilization(self.jobs, slots, self.pools),
             "tasks": [{"name": t.name, "unit": t.unit, "stream": t.stream,
-                       "start": start / 1e3, "time": (end - start) / 1e3}
-                      for t, start, end in self.timeline],
+                       "core_group": e.pool, "block_dim": e.block_dim,
+                       "cube_flops": e.cube_flops, "vector_ops": e.vector_ops,
+                       "bytes": e.bytes_moved,
+                       "start": s.start / 1e3, "end": s.end / 1e3,
+                       "time": (s.end - s.start) / 1e3}
+                      for t, e, s in zip(self.tasks, estimates, slots)],
         }
+
+    def chrome_trace(self) -> dict:
+        return trace.chrome_trace(self.jobs, self.slots, self.pools, self.plan.estimates,
+                                  [t.unit for t in self.tasks],
+                                  {"hardware": self.hardware.name})
+
+    def export_chrome_trace(self, path: str) -> None:
+        """Write the simulated timeline for Perfetto / chrome://tracing."""
+        with open(path, "w") as f:
+            json.dump(self.chrome_trace(), f)
 
 
 def load(module: ModuleOp, func_name: str = "main") -> Executable:

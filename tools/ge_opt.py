@@ -74,6 +74,10 @@ class GeOptMain(xDSLOptMain):
             "--fusion-report", metavar="FILE", default=None,
             help="write op-fusion's JSON report (per rule: matched, applied, rejected "
                  "with reasons) to FILE")
+        arg_parser.add_argument(
+            "--memory-report", action="store_true",
+            help="after the passes, print each planned function's arena, its lower bound "
+                 "(peak live bytes) and the naive total (no reuse) to stderr")
         add_toolkit_arguments(arg_parser)
 
     def setup_pipeline(self):
@@ -105,6 +109,11 @@ class GeOptMain(xDSLOptMain):
         return format_ir(module, limit) if limit is not None else str(module)
 
     def output_resulting_program(self, prog):
+        if self.args.memory_report:
+            from passes.memory_reuse import memory_report
+
+            print(memory_report(prog) or "memory-report: no function has a memory plan "
+                  "(run memory-reuse)", file=sys.stderr)
         limit = self.args.elide_elementsattrs_if_larger
         if limit is None:
             return super().output_resulting_program(prog)

@@ -20,3 +20,5 @@
 // CHECK-DAG:  {{^}}  layout-transform {{ *[^ ].*}}
 // CHECK-DAG:  {{^}}  dce {{ *[^ ].*}}
 // CHECK-DAG:  {{^}}  lower-to-ascend {{ *[^ ].*}}
+// CHECK-DAG:  {{^}}  memory-reuse {{ *[^ ].*}}
+// CHECK-DAG:  {{^}}  task-parallel {{ *[^ ].*}}

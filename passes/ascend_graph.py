@@ -1,0 +1,146 @@
+"""A lowered Ascend function as plain data, and the orderings on its tasks.
+
+Both Ascend-level passes (memory-reuse, task-parallel) read a function
+through `read_function` and reason on indices: tasks are numbered in
+program order, buffers in definition order. Two orders matter:
+
+- happens-before on the device: stream order plus events
+  (`ascend.task_predecessors`), closed transitively by `ancestors`;
+- data dependences between tasks: by buffer identity (`logical`, what the
+  program means) or by overlapping bytes (`physical`, what a given memory
+  plan adds: a buffer that reuses another's bytes must wait for its readers).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import SSAValue
+from xdsl.utils.exceptions import PassFailedException
+
+from ge_dialect import ascend
+from lowering.ge_to_ascend import align
+
+
+@dataclass
+class Buffer:
+    op: ascend.BufferOp
+    name: str
+    nbytes: int
+    size: int                # nbytes rounded up to MEM_ALIGN
+    offset: int
+    writers: list[int] = field(default_factory=list)
+    readers: list[int] = field(default_factory=list)
+    output: bool = False     # returned: the caller reads it after the last task
+
+
+@dataclass
+class Task:
+    op: ascend.TaskOp
+    name: str
+    stream: int
+    reads: list[int]         # buffer indices (arguments and weights are not buffers)
+    writes: list[int]
+
+
+@dataclass
+class FunctionGraph:
+    fn: func.FuncOp
+    tasks: list[Task]
+    buffers: list[Buffer]
+    preds: list[list[int]]   # per task: the tasks it waits for (stream order + events)
+    has_events: bool
+
+    @property
+    def streams(self) -> set[int]:
+        return {t.stream for t in self.tasks}
+
+
+def lowered_graphs(module: ModuleOp, pass_name: str) -> Iterator[FunctionGraph]:
+    """Every lowered function of `module` (those with `ascend.arena_size`; GE-level
+    functions are skipped), read as a graph. Unsatisfiable events fail the pass."""
+    for fn in list(module.walk()):
+        if isinstance(fn, func.FuncOp) and ascend.arena_size(fn) is not None:
+            try:
+                yield read_function(fn)
+            except ValueError as e:
+                raise PassFailedException(f"{pass_name}: {e}") from None
+
+
+def read_function(fn: func.FuncOp) -> FunctionGraph:
+    """Raises ValueError if the events cannot be satisfied."""
+    index: dict[SSAValue, int] = {}
+    buffers: list[Buffer] = []
+    tasks: list[Task] = []
+    has_events = False
+    for op in fn.body.block.ops:
+        if isinstance(op, ascend.BufferOp):
+            index[op.output] = len(buffers)
+            buffers.append(Buffer(op, op.output.name_hint or f"buffer{len(buffers)}",
+                                  op.nbytes, align(op.nbytes), op.offset.value.data))
+        elif isinstance(op, ascend.TaskOp):
+            t = len(tasks)
+            reads = [index[v] for v in op.ins if v in index]
+            writes = [index[v] for v in op.outs if v in index]
+            for b in dict.fromkeys(reads):
+                buffers[b].readers.append(t)
+            for b in dict.fromkeys(writes):
+                buffers[b].writers.append(t)
+            tasks.append(Task(op, op.task_name.data, op.stream.value.data, reads, writes))
+        elif isinstance(op, ascend.RecordEventOp | ascend.WaitEventOp):
+            has_events = True
+        elif isinstance(op, func.ReturnOp):
+            for v in op.operands:
+                if v in index:
+                    buffers[index[v]].output = True
+    preds = ascend.task_predecessors(fn.body.block.ops)
+    return FunctionGraph(fn, tasks, buffers, preds, has_events)
+
+
+def ancestors(preds: list[list[int]]) -> list[int]:
+    """Bitset per task of every task that happens before it (preds in program order)."""
+    anc: list[int] = []
+    for ps in preds:
+        bits = 0
+        for p in ps:
+            bits |= anc[p] | (1 << p)
+        anc.append(bits)
+    return anc
+
+
+def aliases(buffers: list[Buffer]) -> list[list[int]]:
+    """For each buffer, the buffers whose bytes overlap it (itself included)."""
+    order = sorted(range(len(buffers)), key=lambda b: buffers[b].offset)
+    result: list[list[int]] = [[b] for b in range(len(buffers))]
+    for i, a in enumerate(order):
+        end = buffers[a].offset + buffers[a].nbytes
+        for b in order[i + 1:]:
+            if buffers[b].offset >= end:
+                break
+            if buffers[a].nbytes and buffers[b].nbytes:
+                result[a].append(b)
+                result[b].append(a)
+    return result
+
+
+def dependences(graph: FunctionGraph, physical: bool) -> list[set[int]]:
+    """For each task, the earlier tasks it must follow (read/write, write/read,
+    write/write on the same buffer, or on overlapping bytes if `physical`)."""
+    alias = aliases(graph.buffers) if physical else [[b] for b in range(len(graph.buffers))]
+    seen: list[list[tuple[int, bool]]] = [[] for _ in graph.buffers]  # (task, wrote)
+    deps: list[set[int]] = []
+    for t, task in enumerate(graph.tasks):
+        mine = set()
+        for b, writes in [(b, False) for b in task.reads] + [(b, True) for b in task.writes]:
+            for c in alias[b]:
+                mine.update(u for u, wrote in seen[c] if wrote or writes)
+        for b in task.reads:
+            seen[b].append((t, False))
+        for b in task.writes:
+            seen[b].append((t, True))
+        mine.discard(t)
+        deps.append(mine)
+    return deps
