@@ -530,6 +530,12 @@ ATEN_TO_GE: dict[Any, Builder] = {
     aten.detach.default: _identity,
     aten.lift_fresh_copy.default: _identity,
     aten.sym_size.int: _symbolic,                           # shapes come from node.meta
+    operator.add: _symbolic,                                # SymInt arithmetic (dynamic
+    operator.sub: _symbolic,                                # sizes of views); tensors use
+    operator.mul: _symbolic,                                # aten ops, never these
+    operator.floordiv: _symbolic,
+    operator.mod: _symbolic,
+    operator.neg: _symbolic,
     aten._assert_scalar.default: _no_result,
     aten.sym_constrain_range_for_size.default: _no_result,
     aten._assert_tensor_metadata.default: _no_result,

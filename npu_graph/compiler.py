@@ -11,6 +11,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import PassPipeline
 
 from ge_dialect import make_context
+from ge_dialect.verifier import verify
 from passes import get_all_passes
 from runtime.executor import Executable
 
@@ -21,7 +22,7 @@ def import_model(model: torch.nn.Module, example_inputs: tuple) -> ModuleOp:
     from lowering.torch_to_ge import import_module
 
     module = import_module(model, example_inputs)
-    module.verify()
+    verify(module)
     return module
 
 
@@ -29,11 +30,11 @@ def run_pipeline(module: ModuleOp, pipeline: str) -> ModuleOp:
     """Apply a ge-opt style pipeline in place, verifying after every pass."""
     ctx = make_context()
 
-    def verify(_prev, op, _next):
-        op.verify()
+    def verify_between_passes(_prev, op, _next):
+        verify(op)
 
-    PassPipeline.parse_spec(get_all_passes(), pipeline, callback=verify).apply(ctx, module)
-    module.verify()
+    PassPipeline.parse_spec(get_all_passes(), pipeline,
+                            callback=verify_between_passes).apply(ctx, module)
     return module
 
 
