@@ -25,10 +25,13 @@ def check_dominance(root: Operation) -> None:
                     for i, operand in enumerate(user.operands):
                         if (isinstance(operand, OpResult) and operand.op.parent is block
                                 and operand not in defined):
+                            what = (f"%{operand.name_hint}" if operand.name_hint
+                                    else f"operand #{i}")
+                            where = ("it defines itself" if operand.op is user
+                                     else f"'{operand.op.name}' defines further down")
                             raise VerifyException(
-                                f"'{user.name}' uses the result of '{operand.op.name}' before "
-                                f"it is defined (operand #{i}): every value must be defined "
-                                "above its uses, so graphs cannot have cycles")
+                                f"'{user.name}' uses {what}, which {where}: values must be "
+                                "defined above their uses (no cycles)")
                     defined.update(user.results)
 
 

@@ -53,6 +53,26 @@ def task_body(op: Operation) -> tuple[Region, list[Operation]]:
     return Region(block), [inner]
 
 
+def check_lowerable(fn: func.FuncOp) -> None:
+    """Refuse, with a diagnostic, what the lowering cannot take: control flow,
+    non-tensor signatures (IR that is lowered already) and ops outside GE."""
+    name = fn.sym_name.data
+    if len(fn.body.blocks) != 1:
+        raise PassFailedException(
+            f"lower-to-ascend: @{name} has {len(fn.body.blocks)} blocks; only "
+            "single-block functions (no control flow) can be lowered")
+    for t in (*fn.function_type.inputs.data, *fn.function_type.outputs.data):
+        if not isinstance(t, TensorType):
+            raise PassFailedException(
+                f"lower-to-ascend: @{name} has a {t} in its signature; only functions on "
+                "tensors can be lowered (is it lowered already?)")
+    for op in fn.body.block.ops:
+        if not isinstance(op, func.ReturnOp) and op.dialect_name() != "ge":
+            raise PassFailedException(
+                f"lower-to-ascend: cannot lower '{op.name}' in @{name}; only GE ops "
+                "become Ascend tasks")
+
+
 def check_static(fn: func.FuncOp) -> None:
     where = [(f"argument #{i}", t) for i, t in enumerate(fn.function_type.inputs.data)]
     where += [(f"'{op.name}'", r.type) for op in fn.walk() if op is not fn for r in op.results]
@@ -65,6 +85,7 @@ def check_static(fn: func.FuncOp) -> None:
 
 
 def lower_function(fn: func.FuncOp) -> func.FuncOp:
+    check_lowerable(fn)
     check_static(fn)
     arg_types = [ascend.as_memref(t) for t in fn.function_type.inputs.data]
     new_fn = func.FuncOp(fn.sym_name.data,
@@ -106,8 +127,8 @@ def lower_function(fn: func.FuncOp) -> func.FuncOp:
 class LowerToAscendPass(ModulePass):
     """Rewrite every GE function into Ascend tasks, one task per op or fused group.
 
-    Assumes static shapes and a single block per function (no control flow
-    yet); fails with a diagnostic otherwise.
+    Assumes GE ops on static shapes and a single block per function (no
+    control flow yet); fails with a diagnostic otherwise.
     """
 
     name = "lower-to-ascend"

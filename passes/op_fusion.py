@@ -150,9 +150,13 @@ class OpFusionPass(ModulePass):
     name = "op-fusion"
     max_group_size: int = 8
 
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
+    def __post_init__(self):
+        # Checked when the pipeline is built, so a bad option is a user error
+        # before anything runs, not an exception in the middle of a pass.
         if self.max_group_size < 1:
             raise ValueError(f"op-fusion: max-group-size must be >= 1, got {self.max_group_size}")
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
         PatternRewriteWalker(
             GreedyRewritePatternApplier([FuseByRuleTable(RULES, self.max_group_size)],
                                         dce_enabled=False),
