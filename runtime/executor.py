@@ -67,7 +67,11 @@ class Executable:
             raise LoadError(f"@{func_name} has no '{ascend.ARENA_SIZE}' attribute: "
                             "run the lower-to-ascend pass first")
         self.arg_types = list(fn.function_type.inputs.data)
-        self.arena = torch.empty(size, dtype=torch.uint8)
+        try:
+            self.arena = torch.empty(size, dtype=torch.uint8)
+        except RuntimeError as e:  # torch's allocator error is a paragraph
+            raise LoadError(f"cannot allocate the arena of @{func_name} ({size} bytes) on "
+                            "the host") from e
         slot: dict[SSAValue, int] = {a: i for i, a in enumerate(fn.body.block.args)}
         self.values: list[torch.Tensor | None] = [None] * len(slot)
         self.schedule: list[Task | Event] = []
