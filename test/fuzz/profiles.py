@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, settings
 _SLOW_BY_DESIGN = [HealthCheck.too_slow, HealthCheck.data_too_large,
                    HealthCheck.filter_too_much]
 
-settings.register_profile("ci", max_examples=20, deadline=None, derandomize=True,
+settings.register_profile("ci", max_examples=15, deadline=None, derandomize=True,
                           database=None, print_blob=False,
                           suppress_health_check=_SLOW_BY_DESIGN)
 settings.register_profile("long", max_examples=1000, deadline=None, print_blob=True,
