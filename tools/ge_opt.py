@@ -57,7 +57,8 @@ class GeOptMain(xDSLOptMain):
         verify_time_and_print = self.pipeline.callback
 
         def between_passes(previous, module, next_pass):
-            self.stage = "while verifying the input"
+            self.stage = (f"after pass '{previous.name}'" if previous
+                          else "while verifying the input")
             try:
                 verify_time_and_print(previous, module, next_pass)
                 if not self.args.disable_verify:

@@ -77,6 +77,7 @@ class Graph:
 
     @cached_property
     def values(self) -> list[Value]:
+        """Every value's shape: the inputs, then each node's result."""
         values = list(self.inputs)
         for node in self.nodes:
             values.append(infer(ENTRIES[node.op], [values[a] for a in node.args], node.params))
@@ -89,22 +90,24 @@ class Graph:
 
 @dataclass(frozen=True)
 class Const:
-    """A constant operand: its shape and how its numbers are drawn."""
+    """A constant operand: its shape and which of CONST_KINDS draws its numbers."""
 
     shape: Shape
-    kind: str = "normal"  # normal | weight (scaled by fan-in) | positive (variances) | scale
+    kind: str = "normal"
+
+
+CONST_KINDS: dict[str, Callable[[np.random.Generator, Shape], Any]] = {
+    "normal": lambda rng, s: rng.standard_normal(s),
+    # scaled by fan-in, so activations stay near 1 through chains of convs
+    "weight": lambda rng, s: rng.standard_normal(s) / math.sqrt(max(1, math.prod(s[1:]))),
+    # batch-norm variances; small ones make epsilon matter
+    "positive": lambda rng, s: rng.uniform(0.05, 2.0, s),
+    "scale": lambda rng, s: rng.uniform(0.5, 1.5, s),
+}
 
 
 def const_data(rng: np.random.Generator, c: Const) -> np.ndarray:
-    if c.kind == "weight":
-        data = rng.standard_normal(c.shape) / math.sqrt(max(1, math.prod(c.shape[1:])))
-    elif c.kind == "positive":
-        data = rng.uniform(0.05, 2.0, c.shape)  # small variances make epsilon matter
-    elif c.kind == "scale":
-        data = rng.uniform(0.5, 1.5, c.shape)
-    else:
-        data = rng.standard_normal(c.shape)
-    return np.asarray(data, dtype=np.float32)
+    return np.asarray(CONST_KINDS[c.kind](rng, c.shape), dtype=np.float32)
 
 
 @dataclass(frozen=True)
@@ -449,10 +452,12 @@ def graphs(draw: Draw, menu: Sequence[OpEntry] = MENU, max_nodes: int = 8,
         head: int | None = None
         for name in draw(st.sampled_from(usable))[:budget - len(nodes)]:
             entry = entries[name]
-            if head is None and entry.accepts is not None:
+            if entry.accepts is None:
+                head = None  # a source: no operand
+            elif head is None:
                 candidates = [i for i, v in enumerate(values) if entry.accepts(v)]
                 head = candidates[-1 - draw(st.integers(0, len(candidates) - 1))]
-            elif head is not None and not entry.accepts(values[head]):
+            elif not entry.accepts(values[head]):
                 break
             extra, params = entry.draw(draw, values[head] if head is not None else None, values)
             args = ((head,) if head is not None else ()) + tuple(extra)
