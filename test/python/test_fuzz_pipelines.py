@@ -23,6 +23,7 @@ from test.fuzz.check import (
     expect_refusal_only_for_dynamic,
     pipelines_under_test,
 )
+from test.fuzz import profiles
 from test.fuzz.graphs import GraphModule, eager, example_inputs, graphs
 
 PIPELINES = pipelines_under_test()
@@ -48,6 +49,7 @@ def note_refusal(outcome) -> None:
 
 
 @pytest.mark.parametrize("pipeline", PIPELINES)
+@settings(max_examples=profiles.examples_per_pipeline(len(PIPELINES)))
 @given(graph=graphs())
 def test_pipeline_keeps_the_numbers(pipeline, graph):
     note_refusal(check_graph(graph, pipeline))
