@@ -35,7 +35,8 @@ def to_numpy(attr: DenseIntOrFPElementsAttr) -> np.ndarray:
 
 
 def from_numpy(array: np.ndarray) -> DenseIntOrFPElementsAttr:
-    array = np.ascontiguousarray(array)
+    # np.ascontiguousarray would turn a 0-d array into a 1-element 1-d one.
+    array = np.require(array, requirements="C")
     element = _FROM_NUMPY.get(array.dtype)
     if element is None:
         raise TypeError(f"no MLIR element type for numpy dtype {array.dtype}")

@@ -62,7 +62,28 @@ def task_body(op: Operation) -> tuple[Region, list[Operation]]:
     return Region(block), [inner]
 
 
+def check_lowerable(fn: func.FuncOp) -> None:
+    """Refuse, with a diagnostic, what the lowering cannot take: control flow,
+    non-tensor signatures (IR that is lowered already) and ops outside GE."""
+    name = fn.sym_name.data
+    if len(fn.body.blocks) != 1:
+        raise PassFailedException(
+            f"lower-to-ascend: @{name} has {len(fn.body.blocks)} blocks; only "
+            "single-block functions (no control flow) can be lowered")
+    for t in (*fn.function_type.inputs.data, *fn.function_type.outputs.data):
+        if not isinstance(t, TensorType):
+            raise PassFailedException(
+                f"lower-to-ascend: @{name} has a {t} in its signature; only functions on "
+                "tensors can be lowered (is it lowered already?)")
+    for op in fn.body.block.ops:
+        if not isinstance(op, func.ReturnOp) and op.dialect_name() != "ge":
+            raise PassFailedException(
+                f"lower-to-ascend: cannot lower '{op.name}' in @{name}; only GE ops "
+                "become Ascend tasks")
+
+
 def lower_function(fn: func.FuncOp) -> func.FuncOp:
+    check_lowerable(fn)
     arg_types = [ascend.as_memref(t) for t in fn.function_type.inputs.data]
     new_fn = func.FuncOp(fn.sym_name.data,
                          (arg_types, [ascend.as_memref(t) for t in fn.function_type.outputs.data]))

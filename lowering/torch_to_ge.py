@@ -257,8 +257,10 @@ class _GraphImporter:
         for i, (spec, arg) in enumerate(zip(self.ep.graph_signature.output_specs,
                                             output.args[0])):
             if spec.kind != OutputKind.USER_OUTPUT:
+                fix = ("do not modify inputs in place" if spec.kind == OutputKind.USER_INPUT_MUTATION
+                       else "call model.eval() before exporting")
                 raise GEImportError(f"output '{spec.arg.name}' is a {spec.kind.name}; GE graphs "
-                                    "are pure functions (call model.eval() before exporting)")
+                                    f"are pure functions ({fix})")
             if not isinstance(arg, Node):
                 raise GEImportError(f"model output {i} is a {type(arg).__name__}, not a tensor")
             try:

@@ -14,6 +14,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import PassPipeline
 
 from ge_dialect import make_context
+from ge_dialect.verifier import verify
 from passes import get_all_passes, instrument
 from passes.plugins import load_pass_plugin
 from runtime.executor import Executable
@@ -30,7 +31,7 @@ def import_model(model: torch.nn.Module, example_inputs: tuple,
     if dynamic_shapes is None:
         dynamic_shapes = getattr(model, "dynamic_shapes", None)
     module = import_module(model, example_inputs, dynamic_shapes=dynamic_shapes)
-    module.verify()
+    verify(module)
     return module
 
 

@@ -99,7 +99,11 @@ class Executable:
                             "run the lower-to-ascend pass first")
         self.hardware = hardware
         self.arg_types = list(fn.function_type.inputs.data)
-        self.arena = torch.empty(size, dtype=torch.uint8)
+        try:
+            self.arena = torch.empty(size, dtype=torch.uint8)
+        except RuntimeError as e:  # torch's allocator error is a paragraph
+            raise LoadError(f"cannot allocate the arena of @{func_name} ({size} bytes) on "
+                            "the host") from e
         self.memory_lower_bound = _int_attr(fn, ascend.MEMORY_LOWER_BOUND)
         self.memory_naive = _int_attr(fn, ascend.MEMORY_NAIVE) or size
         slot: dict[SSAValue, int] = {a: i for i, a in enumerate(fn.body.block.args)}

@@ -10,6 +10,7 @@ import torch
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 
+from ge_dialect import ascend
 from runtime.program import BlockProgram, check_inputs
 
 
@@ -23,6 +24,9 @@ def find_func(module: ModuleOp, name: str = "main") -> func.FuncOp:
 def evaluate(module: ModuleOp, *inputs: torch.Tensor, func_name: str = "main"
              ) -> list[torch.Tensor]:
     fn = find_func(module, func_name)
+    if ascend.arena_size(fn) is not None:
+        raise ValueError(f"@{func_name} is lowered Ascend IR; the reference evaluator runs GE "
+                         "IR, run this with runtime.executor.Executable")
     check_inputs(fn.function_type.inputs.data, inputs)
     with torch.no_grad():
         return BlockProgram(fn.body.block)(*inputs)

@@ -1,17 +1,26 @@
 """ge-opt: the GE pass driver, xDSL's opt main with our dialects and passes.
 
-User errors (bad IR, unknown passes, bad options, unreadable files) print one
-diagnostic line and exit 1. Anything else is a compiler bug: exit 2.
+User errors (bad IR, unknown passes, bad options, unreadable files, a pass
+refusing its input with a diagnostic) print one diagnostic line and exit 1.
+Anything else is a compiler bug (an exception in a pass, a pass whose output
+does not verify, a crash while parsing or printing): ge-opt says so, names
+the pass that was running, writes a reproducer (the input as received under
+a `// ge-opt reproducer: -p '<pipeline>'` header, as MLIR's crash reproducers
+do) to $TMPDIR, and exits 2.
 """
 
 import argparse
 import dataclasses
 import os
 import sys
+import tempfile
+import time
+from io import BytesIO
 
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
 from xdsl.xdsl_opt_main import xDSLOptMain
 
+from ge_dialect.verifier import check_dominance
 from passes import get_all_passes, instrument
 from passes.pipelines import ARTICLE_NAMES, article_alias
 from tools.toolkit_flags import (
@@ -33,14 +42,87 @@ def _raise_usage_error(message: str):
     raise UsageError(message)
 
 
+class CompilerBug(Exception):
+    """An internal error; `where` says what ge-opt was doing ("in pass 'dce'")."""
+
+    def __init__(self, where: str, cause: BaseException):
+        super().__init__(where)
+        self.where, self.cause = where, cause
+
+
 class GeOptMain(xDSLOptMain):
     version_format = "ge-opt (xdsl {xdsl_version})"
+    stage = "while starting up"  # what is running, for crash reports
+    input_text: bytes | None = None  # the chunk being compiled, as received
 
     def __init__(self, description: str = "", args=None):
         # xDSL builds the pass registry and parses the pipeline inside __init__,
         # so plugin passes must be registered before it runs.
         load_plugins_from_argv(sys.argv[1:] if args is None else args)
         super().__init__(description, args)
+
+    def parse_chunk(self, chunk, file_extension, start_offset=0):
+        self.stage, self.input_text = "while parsing the input", chunk.read()
+        return super().parse_chunk(BytesIO(self.input_text), file_extension, start_offset)
+
+    def setup_pipeline(self):
+        """Track the running pass; invalid IR after a pass is that pass's bug."""
+        super().setup_pipeline()
+        path = self.args.fusion_report
+        if path is not None:
+            # Every op-fusion run, alone or inside a ge-O<n> level, writes the report.
+            self.pipeline = dataclasses.replace(self.pipeline, passes=tuple(
+                _with_report(p, path) for p in self.pipeline.passes))
+        verify_time_and_print = instrument.pipeline_callback(self.pipeline.callback)
+        self.toolkit_session = session_options(self.args, self.available_passes)
+
+        def between_passes(previous, module, next_pass):
+            self.stage = (f"after pass '{previous.name}'" if previous
+                          else "while verifying the input")
+            try:
+                verify_time_and_print(previous, module, next_pass)
+                if not self.args.disable_verify:
+                    check_dominance(module)
+            except DiagnosticException as e:
+                if previous is None:
+                    raise  # the input does not verify: the user's error
+                raise CompilerBug(f"in pass '{previous.name}' (its output does not verify)",
+                                  e) from e
+            self.stage = (f"in pass '{next_pass.name}'" if next_pass
+                          else "while printing the output")
+
+        self.pipeline = dataclasses.replace(self.pipeline, callback=between_passes)
+
+    def apply_passes(self, prog):
+        try:
+            options = self.toolkit_session
+            if options is None:
+                super().apply_passes(prog)
+            else:
+                with instrument.session(**options, format_ir=self._format_ir) as s:
+                    super().apply_passes(prog)
+                report_session(self.args, s)
+        except (DiagnosticException, CompilerBug):
+            raise  # a pass refused its input with a diagnostic, or already classified
+        except Exception as e:
+            raise CompilerBug(self.stage, e) from e
+        if self.args.emit_dot is not None:
+            write_dot(prog, self.args.emit_dot)
+
+    def _format_ir(self, module) -> str:
+        from ge_dialect.printing import format_ir
+
+        limit = self.args.elide_elementsattrs_if_larger
+        return format_ir(module, limit) if limit is not None else str(module)
+
+    def write_reproducer(self) -> str:
+        """The input as received, under a header naming the pipeline; returns its path."""
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        fd, path = tempfile.mkstemp(prefix=f"ge-opt-crash-{stamp}-", suffix=".mlir")
+        with os.fdopen(fd, "wb") as f:
+            f.write(f"// ge-opt reproducer: -p {_quote(self.args.passes)}\n".encode())
+            f.write(self.input_text or b"")
+        return path
 
     def register_all_dialects(self):
         super().register_all_dialects()
@@ -79,34 +161,6 @@ class GeOptMain(xDSLOptMain):
             help="after the passes, print each planned function's arena, its lower bound "
                  "(peak live bytes) and the naive total (no reuse) to stderr")
         add_toolkit_arguments(arg_parser)
-
-    def setup_pipeline(self):
-        super().setup_pipeline()
-        path = self.args.fusion_report
-        if path is not None:
-            # Every op-fusion run, alone or inside a ge-O<n> level, writes the report.
-            self.pipeline = dataclasses.replace(self.pipeline, passes=tuple(
-                _with_report(p, path) for p in self.pipeline.passes))
-        self.pipeline = dataclasses.replace(
-            self.pipeline, callback=instrument.pipeline_callback(self.pipeline.callback))
-        self.toolkit_session = session_options(self.args, self.available_passes)
-
-    def apply_passes(self, prog):
-        options = self.toolkit_session
-        if options is None:
-            super().apply_passes(prog)
-        else:
-            with instrument.session(**options, format_ir=self._format_ir) as s:
-                super().apply_passes(prog)
-            report_session(self.args, s)
-        if self.args.emit_dot is not None:
-            write_dot(prog, self.args.emit_dot)
-
-    def _format_ir(self, module) -> str:
-        from ge_dialect.printing import format_ir
-
-        limit = self.args.elide_elementsattrs_if_larger
-        return format_ir(module, limit) if limit is not None else str(module)
 
     def output_resulting_program(self, prog):
         if self.args.memory_report:
@@ -157,26 +211,53 @@ def _one_line(e: BaseException) -> str:
     return "error: " + (" ".join(lines) if lines else type(e).__name__)
 
 
-def main(argv=None) -> int:
+def _quote(text: str) -> str:
+    return "'" + text.replace("'", "'\\''") + "'"
+
+
+def _report_bug(tool: GeOptMain | None, where: str, error: BaseException) -> int:
+    """Two lines on stderr: the error and where, then the reproducer to send."""
+    lines = [line.strip() for line in str(error).splitlines() if line.strip()]
+    detail = f"{type(error).__name__}: {lines[0][:300]}" if lines else type(error).__name__
+    print(f"ge-opt: internal compiler error {where}: {detail}", file=sys.stderr)
+    if tool is None or tool.input_text is None:
+        print("ge-opt: this is a bug in ge-opt, not in your input; please report it with "
+              "the command line", file=sys.stderr)
+        return INTERNAL_ERROR
     try:
-        GeOptMain(description=_describe(), args=argv).run()
+        path = tool.write_reproducer()
+    except OSError as e:
+        print(f"ge-opt: this is a bug in ge-opt, not in your input; could not write a "
+              f"reproducer ({e})", file=sys.stderr)
+        return INTERNAL_ERROR
+    print(f"ge-opt: this is a bug in ge-opt, not in your input; please report it with "
+          f"{path} (reproduce: ge-opt {path} -p {_quote(tool.args.passes)})", file=sys.stderr)
+    return INTERNAL_ERROR
+
+
+def main(argv=None, tool_class: type[GeOptMain] = GeOptMain) -> int:
+    """Run ge-opt; `tool_class` lets a plugin driver add its passes and dialects."""
+    tool = None
+    try:
+        tool = tool_class(description=_describe(), args=argv)
+        tool.run()
+    except CompilerBug as e:
+        return _report_bug(tool, e.where, e.cause)
     except (ParseError, DiagnosticException, ArgSpecParseError, UsageError) as e:
         print(f"ge-opt: {_one_line(e)}", file=sys.stderr)
         return USER_ERROR
+    except BrokenPipeError:
+        # The reader (`ge-opt ... | head`) has gone; that is not an error.
+        sys.stdout = open(os.devnull, "w")
+        return 0
     except (ValueError, OSError) as e:
         # Unknown passes, bad pass options and unreadable files surface as these.
         print(f"ge-opt: {_one_line(e)}", file=sys.stderr)
         return USER_ERROR
     except KeyboardInterrupt:
         return 130
-    except BrokenPipeError:
-        # The reader (`ge-opt ... | head`) has gone; that is not an error.
-        sys.stdout = open(os.devnull, "w")
-        return 0
     except Exception as e:  # noqa: BLE001 - last-resort guard, see module docstring
-        print(f"ge-opt: internal compiler error ({type(e).__name__}: {e}); "
-              "please report it with the input file", file=sys.stderr)
-        return INTERNAL_ERROR
+        return _report_bug(tool, tool.stage if tool else "while starting up", e)
     return 0
 
 

@@ -1,0 +1,59 @@
+"""Failures the property tests found, kept as regression tests.
+
+Each case is the falsifying example hypothesis printed (a `Graph` is plain
+data), with the pipeline it failed on and, in a comment, the bug and where
+it was fixed. Add new ones the same way: paste the example, name the fix.
+"""
+
+import numpy as np
+import pytest
+from torch.export import Dim
+
+from ge_dialect.tensors import from_numpy, to_numpy
+from lowering.torch_to_ge import import_module
+from test.fuzz.check import RUN_BATCH, check_graph, check_pipeline
+from test.fuzz.graphs import Graph, GraphModule, Node, Value, eager, example_inputs
+
+REGRESSIONS = {
+    # ge_dialect/tensors.py: from_numpy built tensor<1xf32> for a 0-d array
+    # (np.ascontiguousarray returns at least 1-D), so a scalar constant
+    # changed type on its way into the IR.
+    "scalar_constant": (
+        Graph(inputs=[Value(shape=(2, 1), batch=True)],
+              nodes=[Node(op="const", args=(), params={"shape": ()})],
+              outputs=[1], seed=0),
+        "fold-batch-norm"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(REGRESSIONS))
+def test_graph_regression(name):
+    graph, pipeline = REGRESSIONS[name]
+    check_graph(graph, pipeline)
+
+
+def test_from_numpy_keeps_zero_d_arrays_zero_d():
+    attr = from_numpy(np.asarray(2.5, dtype=np.float32))
+    assert str(attr.type) == "tensor<f32>"
+    assert to_numpy(attr).shape == () and float(to_numpy(attr)) == 2.5
+
+
+# lowering/torch_to_ge.py: with a dynamic batch, `x @ w.t()` on a 3-D input
+# exports `view(x, [s0 * 3, 5])`, whose size is SymInt arithmetic
+# (operator.mul). The importer reported it as an unsupported op "mul";
+# SymInt arithmetic now maps to the symbolic placeholder like aten.sym_size.
+DYNAMIC_MATMUL = Graph(inputs=[Value(shape=(2, 3, 5), batch=True)],
+                       nodes=[Node(op="linear", args=(0,),
+                                   params={"out": 4, "bias": True, "as_matmul": True})],
+                       outputs=[1], seed=0)
+
+
+@pytest.mark.filterwarnings("ignore:.*LeafSpec:FutureWarning")
+def test_dynamic_batch_matmul_with_symbolic_sizes_imports():
+    model = GraphModule(DYNAMIC_MATMUL)
+    module = import_module(model, example_inputs(DYNAMIC_MATMUL),
+                           dynamic_shapes={"inputs": ({0: Dim("batch")},)})
+    inputs = example_inputs(DYNAMIC_MATMUL, batch=RUN_BATCH)
+    outcome = check_pipeline(module, inputs, "fold-batch-norm,op-fusion,dce",
+                             expected=eager(model, inputs))
+    assert outcome.refused and "dynamic shape" in outcome.refused
