@@ -198,8 +198,8 @@ class UnaryElementwiseOp(GEOp):
     traits = traits_def(Pure())
     assembly_format = "$input attr-dict `:` type($input)"
 
-    def __init__(self, input: SSAValue):
-        super().__init__(operands=[input], result_types=[input.type])
+    def __init__(self, input: SSAValue, properties: dict[str, Attribute] | None = None):
+        super().__init__(operands=[input], result_types=[input.type], properties=properties)
 
 
 class BinaryElementwiseOp(GEOp):
@@ -212,9 +212,11 @@ class BinaryElementwiseOp(GEOp):
     assembly_format = (
         "$lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($output)")
 
-    def __init__(self, lhs: SSAValue, rhs: SSAValue):
+    def __init__(self, lhs: SSAValue, rhs: SSAValue, element: Attribute | None = None,
+                 properties: dict[str, Attribute] | None = None):
         shape = shapes.broadcast(shape_of(lhs), shape_of(rhs))
-        super().__init__(operands=[lhs, rhs], result_types=[tensor_type(lhs.type, shape)])
+        result = TensorType(element or element_type(lhs.type), list(shape))
+        super().__init__(operands=[lhs, rhs], result_types=[result], properties=properties)
 
     def infer_shape(self) -> Shape:
         return shapes.broadcast(shape_of(self.lhs), shape_of(self.rhs))
@@ -397,8 +399,7 @@ class GeluOp(UnaryElementwiseOp):
     APPROXIMATIONS: ClassVar = ("none", "tanh")
 
     def __init__(self, input: SSAValue, approximate: str = "none"):
-        IRDLOperation.__init__(self, operands=[input], result_types=[input.type],
-                               properties={"approximate": StringAttr(approximate)})
+        super().__init__(input, {"approximate": StringAttr(approximate)})
 
     def infer_shape(self) -> Shape | None:
         if self.approximate.data not in self.APPROXIMATIONS:
@@ -420,9 +421,8 @@ class ClampOp(UnaryElementwiseOp):
     irdl_options = (ParsePropInAttrDict(),)
 
     def __init__(self, input: SSAValue, min: float | None = None, max: float | None = None):
-        props = {k: FloatAttr(v, f64) for k, v in (("min", min), ("max", max)) if v is not None}
-        IRDLOperation.__init__(self, operands=[input], result_types=[input.type],
-                               properties=props)
+        super().__init__(input, {k: FloatAttr(v, f64) for k, v in (("min", min), ("max", max))
+                                 if v is not None})
 
     def infer_shape(self) -> Shape | None:
         if self.min is None and self.max is None:
@@ -527,10 +527,7 @@ class CompareOp(BinaryElementwiseOp):
     PREDICATES: ClassVar = ("eq", "ne", "lt", "le", "gt", "ge")
 
     def __init__(self, lhs: SSAValue, rhs: SSAValue, predicate: str):
-        shape = shapes.broadcast(shape_of(lhs), shape_of(rhs))
-        IRDLOperation.__init__(self, operands=[lhs, rhs],
-                               result_types=[TensorType(i1, list(shape))],
-                               properties={"predicate": StringAttr(predicate)})
+        super().__init__(lhs, rhs, i1, {"predicate": StringAttr(predicate)})
 
     def verify_element_types(self) -> None:
         if element_type(self.lhs.type) != element_type(self.rhs.type):
