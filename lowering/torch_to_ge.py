@@ -283,12 +283,21 @@ class _GraphImporter:
     def submodule(self, node: Node) -> GraphModule:
         return getattr(self.module, node.target)
 
-    def import_subgraph(self, module: GraphModule, bindings: Sequence[Weight | int],
-                        arg_types: Sequence[Attribute], passthrough: Sequence[int] = ()
-                        ) -> tuple[Region, list[SSAValue]]:
-        """An isolated region computing `module`: placeholder i is the weight
-        `bindings[i]` or block argument number `bindings[i]`; the region yields the
-        subgraph's outputs, then the block arguments listed in `passthrough`."""
+    def import_subgraphs(self, *specs) -> list[tuple[Region, list[SSAValue]]]:
+        """Import each `(module, bindings, arg_types, passthrough)` as an isolated
+        region; all of them, so the report names the unsupported ops of every branch."""
+        before = sum(op.count for op in self.unsupported.values())
+        regions = [self._import_subgraph(*spec) for spec in specs]
+        if sum(op.count for op in self.unsupported.values()) != before:
+            raise _AlreadyReported()
+        return regions
+
+    def _import_subgraph(self, module: GraphModule, bindings: Sequence[Weight | int],
+                         arg_types: Sequence[Attribute], passthrough: Sequence[int] = ()
+                         ) -> tuple[Region, list[SSAValue]]:
+        """Placeholder i is the weight `bindings[i]` or block argument number
+        `bindings[i]`; the region yields the subgraph's outputs, then the block
+        arguments listed in `passthrough`."""
         child = _GraphImporter(self.ep, module, parent=self)
         block = Block(arg_types=list(arg_types))
         placeholders = [n for n in child.graph.nodes if n.op == "placeholder"]
@@ -301,12 +310,11 @@ class _GraphImporter:
             else:
                 child.env[node] = block.args[b]
                 block.args[b].name_hint = _identifier(node.name)
-        before = sum(op.count for op in self.unsupported.values())
         output = child._convert_all()
-        if sum(op.count for op in self.unsupported.values()) != before:
-            raise _AlreadyReported()
         outs = output.args[0] if output is not None else ()
         outs = list(outs) if isinstance(outs, (tuple, list)) else [outs]
+        if any(child.env.get(v) is _POISONED for v in outs):
+            return Region(block), []  # already reported; import_subgraphs raises
         values = [child.value(v) for v in outs] + [block.args[i] for i in passthrough]
         block.add_ops(child.consts + child.body + [ge.YieldOp(*values)])
         return Region(block), values
@@ -526,7 +534,10 @@ _TORCH_DIR = os.path.dirname(os.path.abspath(torch.__file__)) + os.sep
 
 
 def _is_torch_frame(path: str) -> bool:
-    return os.path.abspath(path).startswith(_TORCH_DIR) or path.startswith("torch" + os.sep)
+    """Frames of torch itself, or of code it generated (`<eval_with_key>.3`: the
+    graphs of torch.cond branches), are not where the user wrote the op."""
+    return (os.path.abspath(path).startswith(_TORCH_DIR) or path.startswith("torch" + os.sep)
+            or path.startswith("<"))
 
 
 def source_location(node: Node) -> str:
