@@ -10,6 +10,7 @@ from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
 from xdsl.ir import Operation, SSAValue
 
 from ge_dialect import ge
+from ge_dialect.shapes import DYN
 from ge_dialect.patterns import Const, Op, RewriteRule, Var
 from ge_dialect.tensors import to_numpy
 
@@ -40,7 +41,8 @@ RULES: tuple[RewriteRule, ...] = (
     RewriteRule("x * 1 -> x", Op(ge.MulOp, Var("x"), Const("c"), commutative=True),
                 lambda m: m.x, lambda m: keeps_type(m) and is_splat(m.c, 1.0)),
     RewriteRule("reshape(x : T) : T -> x", Op(RESHAPES, Var("x")),
-                lambda m: m.x, keeps_type),
+                # with two `?` dims the same type can still mean a different shape
+                lambda m: m.x, lambda m: keeps_type(m) and m.x.type.get_shape().count(DYN) <= 1),
     RewriteRule("reshape(reshape(x)) -> reshape(x)", Op(RESHAPES, Op(RESHAPES, Var("x"))),
                 lambda m: ge.ReshapeOp(m.x, m.root.output.type.get_shape()),
                 # a `?` in the result needs the intermediate shape to resolve

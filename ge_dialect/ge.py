@@ -117,6 +117,13 @@ def check_element_type(op: IRDLOperation, value: SSAValue, ok: bool, wanted: str
                               f"{element_type(value.type)}")
 
 
+def check_size_operand(op: IRDLOperation, value: SSAValue, what: str) -> None:
+    """A run-time size or bound: a one-element integer tensor."""
+    t = value.type
+    if not (is_integer(element_type(t)) and shapes.numel(shape_of(value)) == 1):
+        raise VerifyException(f"{op.name}: {what} must be a 0-d integer tensor, got {t}")
+
+
 class GEOp(IRDLOperation):
     """Base of shape-inferring GE ops.
 
@@ -151,6 +158,24 @@ class GEOp(IRDLOperation):
             raise VerifyException(
                 f"{self.name}: result shape {shapes.fmt(result.get_shape())} does not "
                 f"match the inferred shape {shapes.fmt(inferred)}")
+
+
+class RuntimeSizes:
+    """Ops whose result may have `?` dims given at run time by `sizes` operands:
+    0-d integer tensors (from ge.dim and arithmetic on it), one per `?` of the
+    result in order, or none at all (then each `?` follows from the input)."""
+
+    def verify_element_types(self) -> None:
+        if element_type(self.input.type) != element_type(self.output.type):
+            raise VerifyException(
+                f"{self.name}: operand element type {element_type(self.input.type)} "
+                f"differs from result element type {element_type(self.output.type)}")
+        dynamic = sum(shapes.is_dyn(d) for d in shape_of(self.output))
+        if len(self.sizes) not in (0, dynamic):
+            raise VerifyException(f"{self.name}: {len(self.sizes)} sizes given for "
+                                  f"{dynamic} dynamic result dims")
+        for size in self.sizes:
+            check_size_operand(self, size, "each size")
 
 
 # --------------------------------------------------------------------------
@@ -194,8 +219,8 @@ class UnaryElementwiseOp(GEOp):
     traits = traits_def(Pure())
     assembly_format = "$input attr-dict `:` type($input)"
 
-    def __init__(self, input: SSAValue):
-        super().__init__(operands=[input], result_types=[input.type])
+    def __init__(self, input: SSAValue, properties: dict[str, Attribute] | None = None):
+        super().__init__(operands=[input], result_types=[input.type], properties=properties)
 
 
 class BinaryElementwiseOp(GEOp):
@@ -208,9 +233,11 @@ class BinaryElementwiseOp(GEOp):
     assembly_format = (
         "$lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($output)")
 
-    def __init__(self, lhs: SSAValue, rhs: SSAValue):
+    def __init__(self, lhs: SSAValue, rhs: SSAValue, element: Attribute | None = None,
+                 properties: dict[str, Attribute] | None = None):
         shape = shapes.broadcast(shape_of(lhs), shape_of(rhs))
-        super().__init__(operands=[lhs, rhs], result_types=[tensor_type(lhs.type, shape)])
+        result = TensorType(element or element_type(lhs.type), list(shape))
+        super().__init__(operands=[lhs, rhs], result_types=[result], properties=properties)
 
     def infer_shape(self) -> Shape:
         return shapes.broadcast(shape_of(self.lhs), shape_of(self.rhs))
@@ -395,8 +422,7 @@ class GeluOp(UnaryElementwiseOp):
     APPROXIMATIONS: ClassVar = ("none", "tanh")
 
     def __init__(self, input: SSAValue, approximate: str = "none"):
-        IRDLOperation.__init__(self, operands=[input], result_types=[input.type],
-                               properties={"approximate": StringAttr(approximate)})
+        super().__init__(input, {"approximate": StringAttr(approximate)})
 
     def infer_shape(self) -> Shape | None:
         if self.approximate.data not in self.APPROXIMATIONS:
@@ -418,9 +444,8 @@ class ClampOp(UnaryElementwiseOp):
     irdl_options = (ParsePropInAttrDict(),)
 
     def __init__(self, input: SSAValue, min: float | None = None, max: float | None = None):
-        props = {k: FloatAttr(v, f64) for k, v in (("min", min), ("max", max)) if v is not None}
-        IRDLOperation.__init__(self, operands=[input], result_types=[input.type],
-                               properties=props)
+        super().__init__(input, {k: FloatAttr(v, f64) for k, v in (("min", min), ("max", max))
+                                 if v is not None})
 
     def infer_shape(self) -> Shape | None:
         if self.min is None and self.max is None:
@@ -525,10 +550,7 @@ class CompareOp(BinaryElementwiseOp):
     PREDICATES: ClassVar = ("eq", "ne", "lt", "le", "gt", "ge")
 
     def __init__(self, lhs: SSAValue, rhs: SSAValue, predicate: str):
-        shape = shapes.broadcast(shape_of(lhs), shape_of(rhs))
-        IRDLOperation.__init__(self, operands=[lhs, rhs],
-                               result_types=[TensorType(i1, list(shape))],
-                               properties={"predicate": StringAttr(predicate)})
+        super().__init__(lhs, rhs, i1, {"predicate": StringAttr(predicate)})
 
     def verify_element_types(self) -> None:
         if element_type(self.lhs.type) != element_type(self.rhs.type):
@@ -1097,20 +1119,28 @@ class FlattenOp(GEOp):
 
 
 @irdl_op_definition
-class ReshapeOp(GEOp):
+class ReshapeOp(RuntimeSizes, GEOp):
     """View the data under a new shape with the same element count (torch.reshape).
+    A `?` result dim is given by a `sizes` operand, or, without them, inferred
+    from the element count (at most one `?` then).
 
         %y = ge.reshape %x : tensor<2x3x4xf32> -> tensor<6x4xf32>
+        %z = ge.reshape %h sizes(%b, %t : tensor<i64>, tensor<i64>)
+             : tensor<?x32xf32> -> tensor<?x?x4x8xf32>
     """
 
     name = "ge.reshape"
     input = operand_def(AnyTensor)
+    sizes = var_operand_def(AnyTensor)
     output = result_def(AnyTensor)
     traits = traits_def(Pure(), Canonicalized())
-    assembly_format = "$input attr-dict `:` type($input) `->` type($output)"
+    assembly_format = ("$input (`sizes` `(` $sizes^ `:` type($sizes) `)`)? attr-dict `:` "
+                       "type($input) `->` type($output)")
 
-    def __init__(self, input: SSAValue, shape: Sequence[int]):
-        super().__init__(operands=[input], result_types=[tensor_type(input.type, shape)])
+    def __init__(self, input: SSAValue, shape: Sequence[int],
+                 sizes: Sequence[SSAValue] = ()):
+        super().__init__(operands=[input, list(sizes)],
+                         result_types=[tensor_type(input.type, shape)])
 
     def infer_shape(self) -> Shape | None:
         a, b = shapes.numel(shape_of(self.input)), shapes.numel(shape_of(self.output))
@@ -1200,21 +1230,27 @@ class TransposeOp(GEOp):
 
 
 @irdl_op_definition
-class ExpandOp(GEOp):
+class ExpandOp(RuntimeSizes, GEOp):
     """Broadcast to the result shape (torch.expand): size-1 dims stretch and new
-    leading dims appear; a `?` result dim keeps the input's size.
+    leading dims appear. A `?` result dim is given by a `sizes` operand, or,
+    without them, keeps the input's size.
 
         %y = ge.expand %x : tensor<1x1x4x4xf32> -> tensor<2x8x4x4xf32>
+        %z = ge.expand %m sizes(%t : tensor<i64>) : tensor<1x1xi1> -> tensor<4x?xi1>
     """
 
     name = "ge.expand"
     input = operand_def(AnyTensor)
+    sizes = var_operand_def(AnyTensor)
     output = result_def(AnyTensor)
     traits = traits_def(Pure())
-    assembly_format = "$input attr-dict `:` type($input) `->` type($output)"
+    assembly_format = ("$input (`sizes` `(` $sizes^ `:` type($sizes) `)`)? attr-dict `:` "
+                       "type($input) `->` type($output)")
 
-    def __init__(self, input: SSAValue, shape: Sequence[int]):
-        super().__init__(operands=[input], result_types=[tensor_type(input.type, shape)])
+    def __init__(self, input: SSAValue, shape: Sequence[int],
+                 sizes: Sequence[SSAValue] = ()):
+        super().__init__(operands=[input, list(sizes)],
+                         result_types=[tensor_type(input.type, shape)])
 
     def infer_shape(self) -> Shape:
         return shapes.expand(shape_of(self.input), shape_of(self.output))
@@ -1223,14 +1259,18 @@ class ExpandOp(GEOp):
 @irdl_op_definition
 class SliceOp(GEOp):
     """x[start:end:step] along `dim`, with Python's rules: negative indices count
-    from the end and out-of-range bounds are clamped.
+    from the end and out-of-range bounds are clamped. An optional `end_value`
+    operand (a 0-d integer tensor) bounds the end at run time too.
 
         %y = ge.slice %x {dim = 1 : i64, start = 0 : i64, end = 3 : i64, step = 1 : i64}
              : tensor<2x8xf32> -> tensor<2x3xf32>
+        %p = ge.slice %pos end(%t : tensor<i64>) {dim = 0 : i64, start = 0 : i64,
+               end = 9223372036854775807 : i64, step = 1 : i64} : tensor<32x8xf32> -> tensor<?x8xf32>
     """
 
     name = "ge.slice"
     input = operand_def(AnyTensor)
+    end_value = opt_operand_def(AnyTensor)
     output = result_def(AnyTensor)
     dim = prop_def(IntegerAttr[I64])
     start = prop_def(IntegerAttr[I64])
@@ -1238,23 +1278,96 @@ class SliceOp(GEOp):
     step = prop_def(IntegerAttr[I64])
     irdl_options = (ParsePropInAttrDict(),)
     traits = traits_def(Pure())
-    assembly_format = "$input attr-dict `:` type($input) `->` type($output)"
+    assembly_format = ("$input (`end` `(` $end_value^ `:` type($end_value) `)`)? attr-dict "
+                       "`:` type($input) `->` type($output)")
 
-    def __init__(self, input: SSAValue, dim: int, start: int, end: int, step: int = 1):
+    def __init__(self, input: SSAValue, dim: int, start: int, end: int, step: int = 1,
+                 end_value: SSAValue | None = None):
         x = shape_of(input)
         d = shapes.normalize_dim(dim, len(x))
-        shape = x[:d] + (shapes.slice_len(x[d], start, end, step),) + x[d + 1:]
-        super().__init__(operands=[input], result_types=[tensor_type(input.type, shape)],
+        size = shapes.DYN if end_value else shapes.slice_len(x[d], start, end, step)
+        shape = x[:d] + (size,) + x[d + 1:]
+        super().__init__(operands=[input, [end_value] if end_value else []],
+                         result_types=[tensor_type(input.type, shape)],
                          properties={k: IntegerAttr(v, i64) for k, v in
                                      (("dim", dim), ("start", start), ("end", end),
                                       ("step", step))})
+
+    def verify_element_types(self) -> None:
+        if element_type(self.input.type) != element_type(self.output.type):
+            raise VerifyException(
+                f"{self.name}: operand element type {element_type(self.input.type)} "
+                f"differs from result element type {element_type(self.output.type)}")
+        if self.end_value is not None:
+            check_size_operand(self, self.end_value, "end")
 
     def infer_shape(self) -> Shape:
         x = shape_of(self.input)
         d = shapes.normalize_dim(self.dim.value.data, len(x))
         size = shapes.slice_len(x[d], self.start.value.data, self.end.value.data,
                                 self.step.value.data)
-        return x[:d] + (size,) + x[d + 1:]
+        return x[:d] + (shapes.DYN if self.end_value is not None else size,) + x[d + 1:]
+
+
+@irdl_op_definition
+class DimOp(GEOp):
+    """The size of dimension `dim` as a 0-d i64 tensor, for sizes known only at run time.
+
+        %t = ge.dim %ids {dim = 1 : i64} : tensor<?x?xi64> -> tensor<i64>
+    """
+
+    name = "ge.dim"
+    input = operand_def(AnyTensor)
+    output = result_def(AnyTensor)
+    dim = prop_def(IntegerAttr[I64])
+    irdl_options = (ParsePropInAttrDict(),)
+    traits = traits_def(Pure())
+    assembly_format = "$input attr-dict `:` type($input) `->` type($output)"
+
+    def __init__(self, input: SSAValue, dim: int):
+        super().__init__(operands=[input], result_types=[TensorType(i64, [])],
+                         properties={"dim": IntegerAttr(dim, i64)})
+
+    def verify_element_types(self) -> None:
+        check_element_type(self, self.output, element_type(self.output.type) == i64, "i64",
+                           "result")
+
+    def infer_shape(self) -> Shape:
+        shapes.normalize_dim(self.dim.value.data, len(shape_of(self.input)))
+        return ()
+
+
+@irdl_op_definition
+class ArangeOp(GEOp):
+    """start, start + step, ... below `end` (a 0-d integer tensor), in the result's
+    element type. Static ranges import as constants; this is for run-time ends.
+
+        %pos = ge.arange %t {start = 0 : i64, step = 1 : i64} : tensor<i64> -> tensor<?xi64>
+    """
+
+    name = "ge.arange"
+    end = operand_def(AnyTensor)
+    output = result_def(AnyTensor)
+    start = prop_def(IntegerAttr[I64])
+    step = prop_def(IntegerAttr[I64])
+    irdl_options = (ParsePropInAttrDict(),)
+    traits = traits_def(Pure())
+    assembly_format = "$end attr-dict `:` type($end) `->` type($output)"
+
+    def __init__(self, end: SSAValue, element: Attribute, start: int = 0, step: int = 1):
+        super().__init__(operands=[end], result_types=[TensorType(element, [shapes.DYN])],
+                         properties={"start": IntegerAttr(start, i64),
+                                     "step": IntegerAttr(step, i64)})
+
+    def verify_element_types(self) -> None:
+        check_size_operand(self, self.end, "end")
+
+    def infer_shape(self) -> Shape:
+        if self.step.value.data < 1:
+            raise ShapeError(f"step must be >= 1, got {self.step.value.data}")
+        if len(shape_of(self.output)) != 1:
+            raise ShapeError("the result must be 1-D")
+        return shape_of(self.output)
 
 
 @irdl_op_definition
@@ -1658,7 +1771,7 @@ GE = Dialect(
         Conv2dOp, ConvTranspose2dOp, BatchNormOp, LayerNormOp, SoftmaxOp, EmbeddingOp,
         MaxPool2dOp, AvgPool2dOp, AdaptiveAvgPool2dOp, AdaptiveMaxPool2dOp,
         InterpolateOp,
-        FlattenOp, ReshapeOp, TransposeOp, ExpandOp, SliceOp, ConcatOp,
+        FlattenOp, ReshapeOp, TransposeOp, ExpandOp, SliceOp, ConcatOp, DimOp, ArangeOp,
         ReduceSumOp, ReduceMeanOp, ReduceMaxOp, ReduceMinOp, ReduceAnyOp,
         MatMulOp, LinearOp, TransDataOp, FusedOp, IfOp, WhileOp, CustomOp, YieldOp,
     ],

@@ -24,7 +24,10 @@ isolated regions, each with its own constants.
 Dtypes: float32/16/64, int64/32/8 and bool tensors import as f32/f16/f64,
 i64/i32/i8 and i1. Operands are cast to the dtype PyTorch computed for the
 node (`ge.cast`), so type promotion (int + float, sum of booleans) is explicit
-in the IR. Dynamic dims (torch.export `Dim`) import as `?`.
+in the IR. Dynamic dims (torch.export `Dim`) import as `?`; a size an op
+needs at run time (`arange(T)`, `x[:T]`, a view with several `?` dims) is
+computed in the graph from the inputs' dims (`ge.dim`, then `ge.add`/`ge.mul`
+for sums and products of them) and passed to the op as a 0-d i64 operand.
 
 Unsupported ops do not stop the import at the first one: every node is tried,
 and one `UnsupportedOpError` lists each distinct op with a count, the first
@@ -40,6 +43,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import sympy
 import torch
 from torch.export import ExportedProgram
 from torch.export.graph_signature import InputKind, OutputKind
@@ -171,6 +175,10 @@ class _GraphImporter:
             parent.unsupported if parent else {})
         self.node: Node | None = None  # the node being converted, for builders
         self.user_inputs: list[Node] = []
+        # Symbolic sizes (torch.export Dims): where each symbol is an input's dim,
+        # and the 0-d i64 values already computed for size expressions.
+        self.symbols: dict[str, tuple[SSAValue, int]] = {}
+        self.size_values: dict[str, SSAValue] = {}
 
     # ---- driver
 
@@ -179,6 +187,9 @@ class _GraphImporter:
         for arg, node in zip(block.args, self.user_inputs):
             arg.name_hint = _identifier(node.name)
             self.env[node] = arg
+            for i, d in enumerate(meta(node).shape):
+                if isinstance(d, torch.SymInt) and d.node.expr.is_Symbol:
+                    self.symbols.setdefault(str(d.node.expr), (arg, i))
         output = self._convert_all()
         if self.unsupported:
             raise UnsupportedOpError(list(self.unsupported.values()))
@@ -274,12 +285,21 @@ class _GraphImporter:
     def submodule(self, node: Node) -> GraphModule:
         return getattr(self.module, node.target)
 
-    def import_subgraph(self, module: GraphModule, bindings: Sequence[Weight | int],
-                        arg_types: Sequence[Attribute], passthrough: Sequence[int] = ()
-                        ) -> tuple[Region, list[SSAValue]]:
-        """An isolated region computing `module`: placeholder i is the weight
-        `bindings[i]` or block argument number `bindings[i]`; the region yields the
-        subgraph's outputs, then the block arguments listed in `passthrough`."""
+    def import_subgraphs(self, *specs) -> list[tuple[Region, list[SSAValue]]]:
+        """Import each `(module, bindings, arg_types, passthrough)` as an isolated
+        region; all of them, so the report names the unsupported ops of every branch."""
+        before = sum(op.count for op in self.unsupported.values())
+        regions = [self._import_subgraph(*spec) for spec in specs]
+        if sum(op.count for op in self.unsupported.values()) != before:
+            raise _AlreadyReported()
+        return regions
+
+    def _import_subgraph(self, module: GraphModule, bindings: Sequence[Weight | int],
+                         arg_types: Sequence[Attribute], passthrough: Sequence[int] = ()
+                         ) -> tuple[Region, list[SSAValue]]:
+        """Placeholder i is the weight `bindings[i]` or block argument number
+        `bindings[i]`; the region yields the subgraph's outputs, then the block
+        arguments listed in `passthrough`."""
         child = _GraphImporter(self.ep, module, parent=self)
         block = Block(arg_types=list(arg_types))
         placeholders = [n for n in child.graph.nodes if n.op == "placeholder"]
@@ -292,12 +312,11 @@ class _GraphImporter:
             else:
                 child.env[node] = block.args[b]
                 block.args[b].name_hint = _identifier(node.name)
-        before = sum(op.count for op in self.unsupported.values())
         output = child._convert_all()
-        if sum(op.count for op in self.unsupported.values()) != before:
-            raise _AlreadyReported()
         outs = output.args[0] if output is not None else ()
         outs = list(outs) if isinstance(outs, (tuple, list)) else [outs]
+        if any(child.env.get(v) is _POISONED for v in outs):
+            return Region(block), []  # already reported; import_subgraphs raises
         values = [child.value(v) for v in outs] + [block.args[i] for i in passthrough]
         block.add_ops(child.consts + child.body + [ge.YieldOp(*values)])
         return Region(block), values
@@ -334,6 +353,40 @@ class _GraphImporter:
         if ge.element_type(value.type) == want:
             return value
         return self.emit(ge.CastOp(value, want), "cast")
+
+    def size(self, arg: Any) -> Any:
+        """An int argument as PyTorch knows it: an int, or a SymInt for a symbolic size."""
+        return meta(arg) if isinstance(arg, Node) else arg
+
+    def size_value(self, size: Any) -> SSAValue:
+        """A (maybe symbolic) size as a 0-d i64 value, computed at run time from
+        the dims of the graph inputs that define its symbols (ge.dim)."""
+        return self._expr_value(
+            size.node.expr if isinstance(size, torch.SymInt) else sympy.Integer(size))
+
+    def _expr_value(self, expr: sympy.Expr) -> SSAValue:
+        key = str(expr)
+        if key in self.size_values:
+            return self.size_values[key]
+        if expr.is_Integer:
+            value = self.scalar(int(expr), element_type(torch.int64))
+        elif expr.is_Symbol:
+            if key not in self.symbols:
+                raise Unsupported(f"size {key} is not a dimension of a graph input")
+            arg, dim = self.symbols[key]
+            value = self.emit(ge.DimOp(arg, dim))
+            value.name_hint = f"{arg.name_hint}_dim{dim}"
+        elif expr.is_Add or expr.is_Mul:
+            op = ge.AddOp if expr.is_Add else ge.MulOp
+            terms = [self._expr_value(t) for t in expr.args]
+            value = terms[0]
+            for term in terms[1:]:
+                value = self.emit(op(value, term), "size")
+        else:
+            raise Unsupported(f"a size computed as {expr}; GE computes sums and products "
+                              "of input dims only")
+        self.size_values[key] = value
+        return value
 
     def is_computed(self, raw: Any) -> bool:
         """True for an SSA value (as opposed to a constant or a Python value)."""
@@ -483,7 +536,10 @@ _TORCH_DIR = os.path.dirname(os.path.abspath(torch.__file__)) + os.sep
 
 
 def _is_torch_frame(path: str) -> bool:
-    return os.path.abspath(path).startswith(_TORCH_DIR) or path.startswith("torch" + os.sep)
+    """Frames of torch itself, or of code it generated (`<eval_with_key>.3`: the
+    graphs of torch.cond branches), are not where the user wrote the op."""
+    return (os.path.abspath(path).startswith(_TORCH_DIR) or path.startswith("torch" + os.sep)
+            or path.startswith("<"))
 
 
 def source_location(node: Node) -> str:

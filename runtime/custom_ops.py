@@ -12,7 +12,8 @@ and the importer turns every node of that op into `ge.custom {name =
 "aten.cumsum"}`, which the runtime runs with this kernel. Names are the
 op's qualified name, `namespace::op` or `namespace.op` (the same thing),
 optionally with an overload (`aten.cumsum.default`) to register one overload
-only. The kernel gets the tensor arguments positionally, in schema order, and
+only. The registry is consulted for ops the importer has no mapping for; an
+op it already maps keeps its GE mapping. The kernel gets the tensor arguments positionally, in schema order, and
 every other argument as a keyword named as in the op's schema; it returns a
 tensor or a tuple of tensors.
 

@@ -158,11 +158,25 @@ def _flatten(op: ge.FlattenOp) -> Kernel:
     return lambda x: torch.flatten(x, start, end)
 
 
+def _sized(op: ge.RuntimeSizes, method) -> Kernel:
+    """reshape/expand to the result type, its `?` dims from the `sizes` operands;
+    without them a `?` is -1, which both torch methods resolve from the input."""
+    shape = list(op.output.type.get_shape())
+    dynamic = [i for i, d in enumerate(shape) if d < 0]
+    if not op.sizes:
+        static = tuple(-1 if d < 0 else d for d in shape)
+        return lambda x: method(x, static)
+
+    def run(x, *sizes):
+        out = list(shape)
+        for i, size in zip(dynamic, sizes):
+            out[i] = int(size)
+        return method(x, tuple(out))
+    return run
+
+
 def _reshape(op: ge.ReshapeOp) -> Kernel:
-    # A dynamic dim becomes -1; the verifier guarantees at most one is unknown
-    # after the element-count check, and torch rejects anything else clearly.
-    shape = tuple(-1 if d < 0 else d for d in op.output.type.get_shape())
-    return lambda x: x.reshape(shape)
+    return _sized(op, torch.Tensor.reshape)
 
 
 def _transpose(op: ge.TransposeOp) -> Kernel:
@@ -171,15 +185,27 @@ def _transpose(op: ge.TransposeOp) -> Kernel:
 
 
 def _expand(op: ge.ExpandOp) -> Kernel:
-    # A `?` result dim keeps the input's size, which is what -1 means to torch.
-    shape = tuple(-1 if d < 0 else d for d in op.output.type.get_shape())
-    return lambda x: x.expand(shape)
+    return _sized(op, torch.Tensor.expand)
 
 
 def _slice(op: ge.SliceOp) -> Kernel:
     dim, step = op.dim.value.data, op.step.value.data
     start, end = op.start.value.data, op.end.value.data
-    return lambda x: torch.ops.aten.slice.Tensor(x, dim, start, end, step)
+    if op.end_value is None:
+        return lambda x: torch.ops.aten.slice.Tensor(x, dim, start, end, step)
+    return lambda x, bound: torch.ops.aten.slice.Tensor(x, dim, start, min(end, int(bound)),
+                                                        step)
+
+
+def _dim(op: ge.DimOp) -> Kernel:
+    dim = op.dim.value.data
+    return lambda x: torch.tensor(x.shape[dim], dtype=torch.int64)
+
+
+def _arange(op: ge.ArangeOp) -> Kernel:
+    start, step = op.start.value.data, op.step.value.data
+    dtype = torch_dtype(op.output.type.element_type)
+    return lambda end: torch.arange(start, int(end), step, dtype=dtype)
 
 
 def _concat(op: ge.ConcatOp) -> Kernel:
@@ -254,6 +280,8 @@ KERNELS: dict[type[Operation], Callable[[Operation], Kernel]] = {
     ge.ExpandOp: _expand,
     ge.SliceOp: _slice,
     ge.ConcatOp: _concat,
+    ge.DimOp: _dim,
+    ge.ArangeOp: _arange,
     # reductions
     ge.ReduceSumOp: _reduction(torch.sum),
     ge.ReduceMeanOp: _reduction(torch.mean),

@@ -31,6 +31,10 @@ class UsageError(Exception):
     """The command line or the factory it names is wrong; the message says how."""
 
 
+def _usage_error(message: str):
+    raise UsageError(message)  # argparse would print its usage block and exit 2
+
+
 def load_factory(spec: str):
     """`file.py:function`, `package.module:function`, or a zoo model name."""
     if ":" not in spec:
@@ -85,6 +89,7 @@ def run(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="ge-import", description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter,
                                      epilog="\n\n".join(__doc__.split("\n\n")[1:]))
+    parser.error = _usage_error
     parser.add_argument("model", metavar="MODEL",
                         help="FILE.py:FACTORY, MODULE:FACTORY or a zoo model name")
     parser.add_argument("-o", "--output", help="write the GE IR here (default: stdout)")

@@ -83,8 +83,8 @@ ATEN_TO_GE: dict[Any, Builder] = {
     # ---- tensor creation: evaluated at import, kept as (splat) constants
     aten.full.default: math.create,
     aten.scalar_tensor.default: math.create,
-    aten.arange.start_step: math.create,
-    aten.arange.default: math.create,
+    aten.arange.start_step: math.arange,                    # symbolic end: ge.arange
+    aten.arange.default: math.arange,
     aten.full_like.default: math.full_like,
     # ---- neural network layers
     aten.convolution.default: nn.convolution,               # also transposed

@@ -70,8 +70,8 @@ def cond(g, a) -> Value:
     p = _predicate(g, pred)
     bindings, inputs = _split_operands(g, operands)
     types = [v.type for v in inputs]
-    then_region, outs = g.import_subgraph(g.submodule(true_gm), bindings, types)
-    else_region, else_outs = g.import_subgraph(g.submodule(false_gm), bindings, types)
+    (then_region, outs), (else_region, else_outs) = g.import_subgraphs(
+        (g.submodule(true_gm), bindings, types), (g.submodule(false_gm), bindings, types))
     if [v.type for v in outs] != [v.type for v in else_outs]:
         raise Unsupported("branches of different result types")
     op = ge.IfOp(p, inputs, [v.type for v in outs], then_region, else_region)
@@ -94,9 +94,9 @@ def while_loop(g, a) -> Value:
     inputs += extra
     types = [v.type for v in inputs]
     passthrough = list(range(n, len(inputs)))
-    cond_region, cond_outs = g.import_subgraph(g.submodule(cond_gm), bindings, types)
-    body_region, body_outs = g.import_subgraph(g.submodule(body_gm), bindings, types,
-                                               passthrough=passthrough)
+    (cond_region, cond_outs), (body_region, body_outs) = g.import_subgraphs(
+        (g.submodule(cond_gm), bindings, types),
+        (g.submodule(body_gm), bindings, types, passthrough))
     if len(cond_outs) != 1:
         raise Unsupported("a loop condition that returns several values")
     if [v.type for v in body_outs] != types:

@@ -13,6 +13,7 @@ from lowering.aten.common import (
     element_type,
     is_static,
     out_meta,
+    static_shape,
 )
 
 
@@ -119,12 +120,30 @@ def create(g, a) -> Value:
     Filled tensors are stored as one-element splats, so a large mask or a
     zero buffer costs nothing in the IR.
     """
-    if not is_static(out_meta(g).shape):
-        raise Unsupported("tensor creation with a symbolic size")
+    val = out_meta(g)
+    if not is_static(val.shape):
+        if g.node.target is not torch.ops.aten.full.default:
+            raise Unsupported("tensor creation with a symbolic size")
+        # full(size, v) = v broadcast to a size known at run time
+        fill = g.scalar(a["fill_value"], element_type(val.dtype))
+        return g.emit(ge.ExpandOp(fill, static_shape(val.shape),
+                                  [g.size_value(d) for d in val.shape if not isinstance(d, int)]))
     args = [g.raw(x) for x in g.node.args]
     tensor = g.node.target(*args, **g.node.kwargs)
     splat = tensor.numel() > 1 and bool((tensor == tensor.reshape(-1)[0]).all())
     return Weight(tensor, g.node.name, splat=splat)
+
+
+def arange(g, a) -> Value:
+    """arange(start, end, step): a constant, or ge.arange when `end` is symbolic."""
+    start, end, step = (g.size(a.get("start", 0)), g.size(a["end"]),
+                        g.size(a.get("step", 1)))
+    if all(isinstance(v, (int, float)) for v in (start, end, step)):
+        return create(g, a)
+    if not (isinstance(start, int) and isinstance(step, int)):
+        raise Unsupported("arange with a symbolic start or step")
+    return g.emit(ge.ArangeOp(g.size_value(end), element_type(out_meta(g).dtype), start,
+                              step))
 
 
 def fold(g, a) -> Value:

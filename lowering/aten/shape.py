@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from xdsl.dialects.builtin import DYNAMIC_INDEX
+
 from ge_dialect import ge
 from lowering.aten.common import (
     INT64_MAX,
@@ -33,10 +35,10 @@ def reshape_to(g, x, src: Sequence[Any], dst: Sequence[Any]) -> Value:
     if dims := merged_dims(src, dst):
         return g.emit(ge.FlattenOp(x, *dims))
     shape = static_shape(dst)
-    if sum(d < 0 for d in shape) > 1:
-        raise Unsupported(f"reshape to a shape with {sum(d < 0 for d in shape)} dynamic "
-                          "dims; GE resolves at most one at run time")
-    return g.emit(ge.ReshapeOp(x, shape))
+    # One `?` follows from the element count; more need their run-time sizes.
+    sizes = [g.size_value(d) for d in dst if not isinstance(d, int)] if shape.count(
+        DYNAMIC_INDEX) > 1 else []
+    return g.emit(ge.ReshapeOp(x, shape, sizes))
 
 
 def reshape(g, a) -> Value:
@@ -94,10 +96,15 @@ def transpose(g, a) -> Value:
 
 def expand(g, a) -> Value:
     x = g.value(a["self"])
-    shape = static_shape(out_meta(g).shape)
-    if list(ge.shape_of(x)) == shape and all(d >= 0 for d in shape):
+    dst = list(out_meta(g).shape)
+    src = [None] * (len(dst) - len(meta(a["self"]).shape)) + list(meta(a["self"]).shape)
+    shape = static_shape(dst)
+    if [str(d) for d in src] == [str(d) for d in dst]:
         return x
-    return g.emit(ge.ExpandOp(x, shape))
+    # A `?` the input already has keeps its size; a new or stretched one needs its value.
+    kept = all(str(s) == str(d) for s, d in zip(src, dst) if not isinstance(d, int))
+    sizes = [] if kept else [g.size_value(d) for d in dst if not isinstance(d, int)]
+    return g.emit(ge.ExpandOp(x, shape, sizes))
 
 
 def _bound(v: Any, default: int) -> int:
@@ -110,8 +117,11 @@ def _bound(v: Any, default: int) -> int:
 
 def slice_(g, a) -> Value:
     x = g.value(a["self"])
-    start, end = _bound(a["start"], 0), _bound(a["end"], INT64_MAX)
-    step, dim = a["step"], a["dim"]
+    start, step, dim = _bound(g.size(a["start"]), 0), a["step"], a["dim"]
+    end = g.size(a["end"])
+    if end is not None and not isinstance(end, int):  # x[:T] with T symbolic
+        return g.emit(ge.SliceOp(x, dim, start, INT64_MAX, step, g.size_value(end)))
+    end = _bound(end, INT64_MAX)
     size = ge.shape_of(x)[dim]
     if start == 0 and step == 1 and (end == INT64_MAX or (size >= 0 and end >= size)):
         return x  # a full slice, as export writes for `x[:, i]`

@@ -5,7 +5,7 @@ import pytest
 import torch
 
 from ge_dialect import ascend, ge
-from lowering.torch_to_ge import import_module
+from lowering.torch_to_ge import UnsupportedOpError, import_module
 from npu_graph.compiler import lower, optimize
 from runtime.executor import Executable
 from runtime.reference import evaluate
@@ -81,3 +81,31 @@ def test_while_loop_ir(while_case):
     assert "ge.linear" in {o.name for o in op.body_region.block.ops}
     # Carried: the counter, y, and the loop-invariant bound n (passed through).
     assert len(op.inputs) == 3
+
+
+class BranchesWithUnsupportedOps(torch.nn.Module):
+    def forward(self, x):
+        def then(x):
+            return torch.cumsum(x, 0)
+
+        def otherwise(x):
+            return torch.flip(x, [0])
+
+        y = torch.cond(x.sum() > 0, then, otherwise, (x,))
+        return torch.sort(y, 0)[0]
+
+
+def test_unsupported_ops_in_every_branch_are_reported_at_once():
+    with pytest.raises(UnsupportedOpError) as info:
+        import_module(BranchesWithUnsupportedOps(), (torch.randn(4),))
+    report = str(info.value)
+    assert [op.op for op in info.value.ops] == [
+        "aten.cumsum.default", "aten.flip.default", "aten.sort.default"]
+    # torch records the torch.cond call as the source of a branch's nodes (not the
+    # line inside the branch): that, never torch's generated graph code, is shown.
+    lines = report.splitlines()[1:4]
+    assert all("test_control_flow.py:" in line for line in lines)
+    assert "torch.cond(x.sum() > 0, then, otherwise, (x,))" in lines[0]
+    assert "torch.cond(x.sum() > 0, then, otherwise, (x,))" in lines[1]
+    assert "return torch.sort(y, 0)[0]" in lines[2]
+    assert "eval_with_key" not in report

@@ -103,3 +103,15 @@ def test_missing_kernel_at_run_time_names_the_fix():
     module = Parser(make_context(), text).parse_module()
     with pytest.raises(CustomOpError, match=r"npu_graph.custom_op\('mylib.missing'\)"):
         evaluate(module, torch.randn(4))
+
+
+def test_example_script_runs_end_to_end(capsys):
+    from examples.custom_op import main
+
+    try:
+        assert main() == 0
+    finally:
+        unregister("aten.cumsum")
+    out = capsys.readouterr().out
+    assert "aten.cumsum.default x1" in out and "custom_op" in out
+    assert "max |ours - eager|" in out

@@ -67,3 +67,9 @@ def test_bad_factories_exit_1(tmp_path, monkeypatch, capsys, spec, expected):
     assert main([spec]) == 1
     err = capsys.readouterr().err
     assert err.startswith("ge-import: error: ") and expected in err
+
+
+def test_bad_command_line_is_one_line_exit_1(capsys):
+    assert main([]) == 1
+    assert capsys.readouterr().err == ("ge-import: error: the following arguments are "
+                                       "required: MODEL\n")
