@@ -291,7 +291,13 @@ class _Named(RewritePattern):
         done = rewriter.has_done_action
         self.pattern.match_and_rewrite(op, rewriter)
         if rewriter.has_done_action and not done and self.observer.actor is None:
-            self.observer.actor = type(self.pattern).__name__
+            self.observer.actor = pattern_name(self.pattern)
+
+
+def pattern_name(pattern: RewritePattern) -> str:
+    """A declarative rule's own summary ("x + 0 -> x"), else the pattern's class."""
+    name = getattr(pattern, "name", None)
+    return name if isinstance(name, str) else type(pattern).__name__
 
 
 class _Canonicalization(RewritePattern):
@@ -309,7 +315,7 @@ class _Canonicalization(RewritePattern):
             for pattern in trait.get_patterns(type(op)):
                 pattern.match_and_rewrite(op, rewriter)
                 if rewriter.has_done_action:
-                    self.observer.actor = self.observer.actor or type(pattern).__name__
+                    self.observer.actor = self.observer.actor or pattern_name(pattern)
                     return
 
 

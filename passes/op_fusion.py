@@ -239,6 +239,12 @@ class OpFusionPass(ModulePass):
     max_group_size: int = 8
     report: str | None = None
 
+    def __post_init__(self):
+        # Checked when the pipeline is built, so a bad option is a user error
+        # before anything runs, not an exception in the middle of a pass.
+        if self.max_group_size < 1:
+            raise ValueError(f"op-fusion: max-group-size must be >= 1, got {self.max_group_size}")
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         result = fuse_module(op, self.max_group_size)
         if self.report is not None:

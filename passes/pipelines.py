@@ -75,6 +75,10 @@ class OptLevelPass(ModulePass):
     disable: tuple[str, ...] = ()
     fusion_report: str | None = None
 
+    def __post_init__(self):
+        # Checked when the pipeline is built: a bad name is a user error up front.
+        self.stages()
+
     def stages(self) -> list[str]:
         from passes import get_all_passes
 

@@ -14,9 +14,9 @@ func.func @unknown_dialect(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 // The generic form does not get around registration.
 // CHECK: {{^}}{{.*}}parse-malformed.mlir:[[# @LINE + 3]]:20{{$}}
-// CHECK: {{^ *}}Operation ge.sigmoid is not registered{{$}}
+// CHECK: {{^ *}}Operation ge.no_such_op is not registered{{$}}
 func.func @unknown_generic_op(%x: tensor<4xf32>) -> tensor<4xf32> {
-  %y = "ge.sigmoid"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  %y = "ge.no_such_op"(%x) : (tensor<4xf32>) -> tensor<4xf32>
   func.return %y : tensor<4xf32>
 }
 

@@ -16,8 +16,8 @@
 // CHECK-NEXT:   {{[0-9.]+ +100.0}}  total
 // CHECK:      pass statistics
 // CHECK-NEXT:   ge-O1/canonicalize
-// CHECK-NEXT:          1  RemoveAddZero
-// CHECK-NEXT:          1  erase-dead-op
+// CHECK-DAG:           1  x + 0 -> x
+// CHECK-DAG:           1  erase-dead-op
 
 // RUN: ge-opt %s -p ge-O1 --print-ir-after-all --timing | filecheck %s --check-prefix=STDOUT
 // STDOUT:     {{^}}builtin.module {
