@@ -11,8 +11,8 @@ import torch
 from torch import nn
 
 from ge_dialect.printing import format_ir
-from npu_graph.compiler import (DEFAULT_PIPELINE, device_pipeline, import_model, lower, optimize,
-                                plan_device)
+from npu_graph.compiler import device_pipeline, import_model, lower, optimize, plan_device
+from passes.pipelines import NC1HWC0_PIPELINE
 from runtime.executor import Executable
 
 
@@ -47,8 +47,8 @@ def main() -> int:
     module = import_model(model, (x,))
     print(format_ir(module))
 
-    banner(f"2. Optimized GE graph (-p {DEFAULT_PIPELINE})")
-    optimize(module)
+    banner(f"2. Optimized GE graph (-p {NC1HWC0_PIPELINE})")
+    optimize(module, NC1HWC0_PIPELINE)
     print(format_ir(module))
     fused = [op for op in module.walk() if op.name == "ge.fused"]
     print(f"-> BatchNorm folded into the Conv2D weights; Conv2D+BatchNorm+ReLU is now "

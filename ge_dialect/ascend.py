@@ -38,7 +38,7 @@ from xdsl.irdl import (
     traits_def,
     var_operand_def,
 )
-from xdsl.traits import IsolatedFromAbove, MemoryWriteEffect, Pure
+from xdsl.traits import IsolatedFromAbove, MemoryAllocEffect, MemoryWriteEffect, Pure
 from xdsl.utils.exceptions import VerifyException
 
 from ge_dialect.ge import YieldOp
@@ -148,7 +148,9 @@ class DynBufferOp(IRDLOperation):
 
     name = "ascend.dyn_buffer"
     output = result_def(AnyMemRef)
-    traits = traits_def(Pure())
+    # An allocation, not a pure value: two dyn_buffers of one type are distinct
+    # memory, so CSE must never merge them.
+    traits = traits_def(MemoryAllocEffect())
     assembly_format = "attr-dict `:` type($output)"
 
     def __init__(self, type: MemRefType):

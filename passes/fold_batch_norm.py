@@ -75,23 +75,15 @@ class Layer:
 def as_layer(op: Operation) -> Layer | None:
     """`op` as a foldable layer, or None when its weights are not constants or BN's
     channel axis (dim 1) is not the layer's output feature."""
-    if isinstance(op, Conv2dOp):
+    rank = len(op.results[0].type.get_shape()) if op.results else 0
+    if isinstance(op, Conv2dOp) or (isinstance(op, LinearOp) and rank == 2):
         w = const_array(op.weight)
         bias = const_array(op.bias) if op.bias is not None else None
         if w is None or (op.bias is not None and bias is None):
             return None
         return Layer(op, w, np.zeros(w.shape[0]) if bias is None else bias, 0,
                      op.weight.name_hint)
-    if len(op.results[0].type.get_shape()) != 2:
-        return None
-    if isinstance(op, LinearOp):
-        w = const_array(op.weight)
-        bias = const_array(op.bias) if op.bias is not None else None
-        if w is None or (op.bias is not None and bias is None):
-            return None
-        return Layer(op, w, np.zeros(w.shape[0]) if bias is None else bias, 0,
-                     op.weight.name_hint)
-    if isinstance(op, MatMulOp) and len(op.lhs.type.get_shape()) == 2:
+    if isinstance(op, MatMulOp) and rank == 2 and len(op.lhs.type.get_shape()) == 2:
         k = const_array(op.rhs)
         if k is None or k.ndim != 2:
             return None

@@ -10,6 +10,7 @@ import torch
 
 from ge_dialect import ascend, ge
 from npu_graph.compiler import DEFAULT_PIPELINE, import_model, lower, optimize, run_pipeline
+from passes.pipelines import NC1HWC0_PIPELINE
 from runtime.executor import Executable
 from runtime.program import InputError
 from runtime.reference import evaluate
@@ -43,7 +44,8 @@ def test_import_matches_eager(case):
 
 @pytest.mark.parametrize("pipeline", ["canonicalize", "constant-fold", "cse", "fold-batch-norm",
                                       "layout-transform", "op-fusion", "dce", "ge-O0", "ge-O1", "ge-O2",
-                                      "ge-O3{disable=OpFusionPass}", DEFAULT_PIPELINE])
+                                      "ge-O3{disable=OpFusionPass}", NC1HWC0_PIPELINE,
+                                      DEFAULT_PIPELINE])
 def test_each_pass_preserves_numerics(case, pipeline):
     _, model, inputs, expected = case
     module = run_pipeline(import_model(model, inputs), pipeline)
@@ -64,7 +66,7 @@ def test_compiled_model_matches_eager(case):
 
 def test_optimized_article_model_is_one_fused_op():
     model, inputs = article.make()
-    module = optimize(import_model(model, inputs))
+    module = optimize(import_model(model, inputs), NC1HWC0_PIPELINE)
     assert not ops_named(module, "ge.batch_norm")
     (fused,) = ops_named(module, "ge.fused")
     assert fused.kind.data == "conv2d_relu"
@@ -75,7 +77,7 @@ def test_optimized_article_model_is_one_fused_op():
 
 def test_resnet_block_fuses_the_residual_join():
     model, inputs = resnet_block.make()
-    module = optimize(import_model(model, inputs))
+    module = optimize(import_model(model, inputs), NC1HWC0_PIPELINE)
     kinds = sorted(op.kind.data for op in ops_named(module, "ge.fused"))
     # conv1+bn1+relu, conv2+bn2+add(downsample)+relu; the downsample conv stays alone.
     assert kinds == ["conv2d_add_relu", "conv2d_relu"]
@@ -108,7 +110,7 @@ def test_stats_report_arena_time_and_tasks():
 def test_buffers_really_alias_the_arena():
     """A wrong memory plan must give wrong numbers, or plan tests prove nothing."""
     model, inputs = resnet_block.make()
-    module = lower(optimize(import_model(model, inputs)))
+    module = lower(optimize(import_model(model, inputs), NC1HWC0_PIPELINE))
     buffers = ops_named(module, "ascend.buffer")
     # Alias the converted input with the downsample conv's output: the
     # downsample task then clobbers the input before conv1 reads it.

@@ -18,3 +18,14 @@ func.func @dup(%x: tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>) {
   %d = ge.mul %x, %v : tensor<2xf32>, tensor<2xf32> -> tensor<2xf32>
   func.return %s, %d : tensor<2xf32>, tensor<2xf32>
 }
+
+// Negative: dynamic buffers are allocations, so two of one type stay two
+// (merging them would alias distinct values).
+// CHECK-LABEL: func.func @dyn_buffers
+// CHECK-NEXT:    %a = ascend.dyn_buffer : memref<?x4xf32>
+// CHECK-NEXT:    %b = ascend.dyn_buffer : memref<?x4xf32>
+func.func @dyn_buffers(%x: memref<?x4xf32>) -> (memref<?x4xf32>, memref<?x4xf32>) attributes {ascend.arena_size = 0 : i64} {
+  %a = ascend.dyn_buffer : memref<?x4xf32>
+  %b = ascend.dyn_buffer : memref<?x4xf32>
+  func.return %a, %b : memref<?x4xf32>, memref<?x4xf32>
+}
