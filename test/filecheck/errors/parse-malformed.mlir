@@ -13,7 +13,7 @@ func.func @unknown_dialect(%x: tensor<4xf32>) -> tensor<4xf32> {
 // -----
 
 // The generic form does not get around registration.
-// CHECK: {{^}}{{.*}}parse-malformed.mlir:[[# @LINE + 3]]:20{{$}}
+// CHECK: {{^}}{{.*}}parse-malformed.mlir:[[# @LINE + 3]]:23{{$}}
 // CHECK: {{^ *}}Operation ge.no_such_op is not registered{{$}}
 func.func @unknown_generic_op(%x: tensor<4xf32>) -> tensor<4xf32> {
   %y = "ge.no_such_op"(%x) : (tensor<4xf32>) -> tensor<4xf32>
