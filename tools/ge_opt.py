@@ -58,7 +58,11 @@ class GeOptMain(xDSLOptMain):
     def __init__(self, description: str = "", args=None):
         # xDSL builds the pass registry and parses the pipeline inside __init__,
         # so plugin passes must be registered before it runs.
-        load_plugins_from_argv(sys.argv[1:] if args is None else args)
+        argv = sys.argv[1:] if args is None else args
+        load_plugins_from_argv(argv)
+        # The pass table imports every pass (constant-fold pulls in torch, ~1.5 s):
+        # build it only when help is asked for.
+        self.wants_help = any(a in ("-h", "--help") for a in argv)
         super().__init__(description, args)
 
     def parse_chunk(self, chunk, file_extension, start_offset=0):
@@ -147,7 +151,8 @@ class GeOptMain(xDSLOptMain):
         super().register_all_arguments(arg_parser)
         arg_parser.error = _raise_usage_error
         arg_parser.formatter_class = argparse.RawDescriptionHelpFormatter
-        arg_parser.epilog = _pass_table()
+        if self.wants_help:
+            arg_parser.epilog = _pass_table()
         arg_parser.add_argument(
             "--elide-elementsattrs-if-larger", type=int, metavar="N", default=None,
             help="print dense constants with more than N elements as "
