@@ -1,0 +1,1 @@
+"""Benchmark scripts; `ge-bench` is bench/benchmark.py."""

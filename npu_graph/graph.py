@@ -1,0 +1,205 @@
+"""The graph objects of the GE article: a parsed GE graph and an optimized one.
+
+`GraphParser().parse_pytorch_model(model, input_spec=(x,))` and
+`NpuGraph(model, input_spec=(x,))` give a `GEGraph`: GE IR that prints as the
+article's node list (`print()`) or as MLIR (`str()`). Its `optimize(...)`
+returns an `OptimizedGraph`: planned Ascend IR that is callable like the
+model, reports the runtime's stats and saves to a `.npu` file.
+
+These classes only hold IR and call the compiler's stages
+(npu_graph/compiler.py); flags become a ge-opt pipeline in
+npu_graph/optimizer.py, and the file format is npu_graph/artifact.py.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+import torch
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation, SSAValue
+
+from ge_dialect import ascend, ge
+from ge_dialect.printing import format_ir
+from npu_graph import compiler
+from runtime.executor import Executable
+
+# GE's operator type names where they are not the CamelCase of our op name.
+GE_TYPE_NAMES = {
+    "conv2d": "Conv2D", "conv_transpose2d": "Conv2DTranspose", "batch_norm": "BatchNorm",
+    "matmul": "MatMul", "batch_matmul": "BatchMatMul", "layer_norm": "LayerNorm",
+    "max_pool2d": "MaxPool", "avg_pool2d": "AvgPool", "adaptive_avg_pool2d": "AdaptiveAvgPool2d",
+    "const": "Const", "trans_data": "TransData", "softmax": "SoftmaxV2",
+}
+
+
+def type_name(op: Operation) -> str:
+    """GE-style operator type of `op`: Conv2D, Relu, ... or Fused[<rule>]."""
+    if isinstance(op, ge.FusedOp):
+        return f"Fused[{op.kind.data}]"
+    if isinstance(op, ascend.TaskOp):
+        return op.task_name.data
+    short = op.name.split(".", 1)[-1]
+    return GE_TYPE_NAMES.get(short) or "".join(p.capitalize() for p in short.split("_"))
+
+
+class _Names:
+    """Readable names for SSA values: the importer's name hints, else v<N>."""
+
+    def __init__(self):
+        self.names: dict[SSAValue, str] = {}
+
+    def __call__(self, value: SSAValue) -> str:
+        if value not in self.names:
+            self.names[value] = value.name_hint or f"v{len(self.names)}"
+        return self.names[value]
+
+
+def node_lines(module: ModuleOp) -> list[str]:
+    """`NodeN: Type (input: a, b, output: c)` for every compute op of @main.
+
+    Constants and Ascend buffers are not nodes; they appear as named inputs.
+    """
+    name = _Names()
+    lines = []
+    skip = (ge.ConstOp, ascend.WeightOp, ascend.BufferOp, ascend.DynBufferOp, func.ReturnOp)
+    for op in _main(module).body.block.ops:
+        if isinstance(op, skip):
+            continue
+        if isinstance(op, ascend.TaskOp):
+            ins, outs = op.ins, op.outs
+            where = f" [{op.unit.data}, stream {op.stream.value.data}]"
+        else:
+            ins, outs, where = op.operands, op.results, ""
+        if isinstance(op, ascend.RecordEventOp | ascend.WaitEventOp):
+            lines.append(f"Node{len(lines)}: {type_name(op)} ({_attrs_line(op)})")
+            continue
+        lines.append(f"Node{len(lines)}: {type_name(op)}{where} (input: "
+                     f"{', '.join(map(name, ins)) or '-'}, output: "
+                     f"{', '.join(map(name, outs)) or '-'})")
+    return lines
+
+
+def _attrs_line(op: Operation) -> str:
+    return ", ".join(f"{k}: {v}" for k, v in op.properties.items())
+
+
+def _main(module: ModuleOp) -> func.FuncOp:
+    for op in module.ops:
+        if isinstance(op, func.FuncOp) and op.sym_name.data == "main":
+            return op
+    raise ValueError("the graph has no @main function")
+
+
+def example_inputs(input_spec) -> tuple[torch.Tensor, ...]:
+    """`input_spec` as tensors: tensors are kept, shapes become random f32 tensors."""
+    if isinstance(input_spec, torch.Tensor):
+        input_spec = (input_spec,)
+    inputs = []
+    for i, spec in enumerate(input_spec):
+        if isinstance(spec, torch.Tensor):
+            inputs.append(spec)
+        elif isinstance(spec, Sequence) and all(isinstance(d, int) for d in spec):
+            inputs.append(torch.randn(*spec))
+        else:
+            raise TypeError(f"input_spec[{i}] must be a tensor or a shape (tuple of ints), "
+                            f"got {type(spec).__name__}")
+    return tuple(inputs)
+
+
+class _Printable:
+    module: ModuleOp
+
+    def nodes(self) -> list[str]:
+        return node_lines(self.module)
+
+    def print(self, file=None) -> None:
+        """The node list, one `NodeN: Type (input: ..., output: ...)` per line."""
+        print("\n".join(self.nodes()), file=file or sys.stdout)
+
+    def __str__(self) -> str:
+        """MLIR text, with weights elided (`to_mlir(elide=False)` keeps them)."""
+        return self.to_mlir()
+
+    def to_mlir(self, elide: bool = True) -> str:
+        return format_ir(self.module) if elide else str(self.module)
+
+
+class GEGraph(_Printable):
+    """GE IR imported from a PyTorch model, before any optimization."""
+
+    def __init__(self, module: ModuleOp, name: str = "graph"):
+        self.module = module
+        self.name = name
+
+    def optimize(self, **flags) -> OptimizedGraph:
+        """Optimize, lower and plan with the article's flags (see npu_graph/optimizer.py)."""
+        from npu_graph.optimizer import GraphOptimizer
+
+        return GraphOptimizer().optimize(self, **flags)
+
+
+class GraphParser:
+    """The article's front door: a PyTorch model -> GE graph, through torch.export."""
+
+    def parse_pytorch_model(self, model: torch.nn.Module, input_spec,
+                            dynamic_shapes=None) -> GEGraph:
+        inputs = example_inputs(input_spec)
+        module = compiler.import_model(model.eval(), inputs, dynamic_shapes)
+        return GEGraph(module, type(model).__name__)
+
+
+class NpuGraph(GEGraph):
+    """`NpuGraph(model, input_spec=(x,))`: parse at construction, then `.optimize()`."""
+
+    def __init__(self, model: torch.nn.Module, input_spec, dynamic_shapes=None):
+        parsed = GraphParser().parse_pytorch_model(model, input_spec, dynamic_shapes)
+        super().__init__(parsed.module, parsed.name)
+
+    @staticmethod
+    def load(path: str) -> OptimizedGraph:
+        """An optimized graph saved with `OptimizedGraph.save`."""
+        from npu_graph.artifact import load
+
+        return load(path)
+
+
+class OptimizedGraph(_Printable):
+    """Planned Ascend IR, loaded lazily into the runtime on first use.
+
+    Calling it runs the graph on the host runtime and returns what the model
+    returns: one tensor, or a tuple for several outputs. `stats` are the
+    runtime's (simulated device time, memory, tasks) after the last call.
+    """
+
+    def __init__(self, module: ModuleOp, pipeline: str = "", name: str = "graph"):
+        self.module = module
+        self.pipeline = pipeline
+        self.name = name
+        self._executable: Executable | None = None
+
+    @property
+    def executable(self) -> Executable:
+        if self._executable is None:
+            self._executable = Executable(self.module)
+        return self._executable
+
+    @property
+    def input_names(self) -> list[str]:
+        return [a.name_hint or f"arg{i}" for i, a in enumerate(_main(self.module).args)]
+
+    def __call__(self, *inputs: torch.Tensor):
+        outputs = self.executable.run(*inputs)
+        return outputs[0] if len(outputs) == 1 else tuple(outputs)
+
+    @property
+    def stats(self) -> dict:
+        return self.executable.stats
+
+    def save(self, path: str) -> None:
+        """One self-contained `.npu` file: Ascend IR, weights, manifest."""
+        from npu_graph.artifact import save
+
+        save(self, path)

@@ -1,0 +1,166 @@
+"""The article's Python API: GraphParser, NpuGraph, GraphOptimizer, GraphExecutor."""
+
+import re
+
+import pytest
+import torch
+
+from npu_graph import (
+    CompileError,
+    GEGraph,
+    GraphExecutor,
+    GraphOptimizer,
+    GraphParser,
+    NpuGraph,
+    OptimizedGraph,
+)
+from npu_graph.optimizer import build_pipeline
+from runtime.program import InputError
+from test.models import article, branchy
+
+
+@pytest.fixture(scope="module")
+def article_model():
+    model, (x,) = article.make()
+    return model, x
+
+
+@pytest.fixture(scope="module")
+def article_graph(article_model):
+    model, x = article_model
+    return GraphParser().parse_pytorch_model(model, input_spec=(x,))
+
+
+def eager(model, *inputs):
+    with torch.no_grad():
+        return model(*inputs)
+
+
+def test_parse_prints_the_article_node_list(article_graph, capsys):
+    article_graph.print()
+    lines = capsys.readouterr().out.splitlines()
+    assert lines == [
+        "Node0: Conv2D (input: input, conv_weight, conv_bias, output: convolution)",
+        "Node1: BatchNorm (input: convolution, bn_weight, bn_bias, bn_running_mean, "
+        "bn_running_var, output: batch_norm)",
+        "Node2: Relu (input: batch_norm, output: relu)",
+    ]
+    text = str(article_graph)
+    assert "func.func @main(%input: tensor<1x3x224x224xf32>)" in text
+    assert "ge.batch_norm" in text and "dense_resource<__elided__>" in text
+    assert "dense_resource" not in article_graph.to_mlir(elide=False)
+
+
+def test_input_spec_accepts_shapes_and_rejects_junk(article_model):
+    model, _ = article_model
+    graph = GraphParser().parse_pytorch_model(model, input_spec=((1, 3, 16, 16),))
+    assert "tensor<1x3x16x16xf32>" in str(graph)
+    with pytest.raises(TypeError, match=r"input_spec\[0\] must be a tensor or a shape"):
+        GraphParser().parse_pytorch_model(model, input_spec=("image",))
+
+
+def test_npu_graph_optimize_is_callable_and_matches_eager(article_model):
+    model, x = article_model
+    graph = NpuGraph(model, input_spec=(x,))
+    assert isinstance(graph, GEGraph)
+    optimized = graph.optimize(enable_op_fusion=True, enable_memory_reuse=True,
+                               enable_task_parallel=True)
+    assert isinstance(optimized, OptimizedGraph)
+    out = optimized(x)
+    assert isinstance(out, torch.Tensor)
+    torch.testing.assert_close(out, eager(model, x), rtol=1e-4, atol=1e-4)
+    assert optimized.nodes() == [
+        "Node0: conv2d_relu_0 [cube, stream 0] (input: input, conv_weight_folded, "
+        "conv_bias_folded, output: relu)"]
+    assert "ascend.task" in str(optimized)
+
+
+def test_flags_switch_passes_off_one_by_one():
+    on = build_pipeline()
+    assert on.startswith("canonicalize,constant-fold,fold-batch-norm,cse,op-fusion,dce")
+    assert on.endswith("lower-to-ascend,task-parallel{max-streams=4},memory-reuse")
+    assert "op-fusion" not in build_pipeline(enable_op_fusion=False)
+    assert "memory-reuse" not in build_pipeline(enable_memory_reuse=False)
+    assert "task-parallel" not in build_pipeline(enable_task_parallel=False)
+    assert "constant-fold" not in build_pipeline(enable_constant_folding=False)
+    assert ",dce," not in build_pipeline(enable_dead_code_elimination=False)
+    planned = build_pipeline(enable_memory_planning=True, memory_limit_mb=64)
+    assert planned.endswith("memory-reuse{memory-limit-mb=64},task-parallel{max-streams=4}")
+    assert build_pipeline(precision_mode="force_fp32").count("precision-mode{mode=force_fp32}") == 1
+
+
+@pytest.mark.parametrize("keywords, message", [
+    ({"enable_fusion": True}, r"unknown optimize\(\) keyword\(s\) enable_fusion; known: "),
+    ({"enable_memory_planning": True}, "needs memory_limit_mb"),
+    ({"memory_limit_mb": 10, "enable_memory_reuse": False}, "mode of the memory-reuse pass"),
+])
+def test_bad_flags_are_clear_errors(keywords, message):
+    with pytest.raises(ValueError, match=message):
+        build_pipeline(**keywords)
+
+
+def test_optimizer_takes_article_and_our_pass_names(article_model, article_graph):
+    model, x = article_model
+    optimized = GraphOptimizer().optimize(article_graph, passes=[
+        "ConstantFoldingPass", "fold-batch-norm", "OpFusionPass", "DeadCodeEliminationPass",
+        "MemoryReusePass",  # no TaskParallelPass: one stream
+    ])
+    assert optimized.pipeline == ("constant-fold,fold-batch-norm,op-fusion,dce,lower-to-ascend,"
+                                  "memory-reuse")
+    torch.testing.assert_close(optimized(x), eager(model, x), rtol=1e-4, atol=1e-4)
+    assert optimized.stats["num_streams"] == 1
+    assert GraphOptimizer().optimize(article_graph, passes=["OpFusionPass"],
+                                     enable_op_fusion=False).pipeline == "lower-to-ascend"
+    with pytest.raises(ValueError, match="unknown pass name.*'FusePass'.*known: "):
+        GraphOptimizer().optimize(article_graph, passes=["FusePass"])
+    # The parsed graph is untouched by optimizing it.
+    assert "ge.batch_norm" in str(article_graph)
+
+
+def test_memory_budget_too_small_is_a_compile_error(article_graph):
+    with pytest.raises(CompileError, match=r"does not fit the memory budget of 8\.00 MiB.*"
+                                           r"Live at the peak, largest first: %relu"):
+        article_graph.optimize(enable_memory_planning=True, memory_limit_mb=8)
+
+
+def test_executor_inputs_positional_keyword_dict_and_errors(article_model, article_graph):
+    model, x = article_model
+    executor = GraphExecutor()
+    with pytest.raises(RuntimeError, match="no graph loaded"):
+        executor.run(x)
+    executor.load_graph(article_graph.optimize())
+    expected = eager(model, x)
+    for out in (executor.run(x), executor.run(input_data=x), executor.run(input_data=[x]),
+                executor.run(input_data={"input": x})):
+        torch.testing.assert_close(out, expected, rtol=1e-4, atol=1e-4)
+    with pytest.raises(InputError, match=r"keys must be the graph's inputs \(input\); "
+                                         r"unknown: image, missing: input"):
+        executor.run(input_data={"image": x})
+    with pytest.raises(InputError, match=r"1x3x224x224"):
+        executor.run(torch.randn(1, 3, 32, 32))
+    with pytest.raises(InputError, match=r"f32|float32"):
+        executor.run(x.double())
+    with pytest.raises(InputError, match="not both"):
+        executor.run(x, input_data=x)
+
+
+def test_executor_stats_and_two_inputs():
+    model, (x, x_t) = branchy.make_split_heads()
+    executor = GraphExecutor().load_graph(NpuGraph(model, input_spec=(x, x_t)).optimize())
+    assert executor.graph.input_names == ["x", "x_t"]
+    expected = eager(model, x, x_t)
+    torch.testing.assert_close(executor.run(x, x_t), expected, rtol=1e-4, atol=1e-4)
+    by_name = executor.run(input_data={"x_t": x_t, "x": x})
+    torch.testing.assert_close(by_name, expected, rtol=1e-4, atol=1e-4)
+    stats = executor.get_stats()
+    assert stats["execution_time"] > 0 and stats["memory_usage"] > 0
+    assert stats["memory_usage"] <= stats["memory_naive"]
+    assert stats["num_tasks"] == len(stats["tasks"]) > 1
+
+
+def test_unoptimized_graph_runs_as_lowered(article_model, article_graph):
+    model, x = article_model
+    executor = GraphExecutor().load_graph(article_graph)
+    assert executor.graph.pipeline == "lower-to-ascend"
+    torch.testing.assert_close(executor.run(x), eager(model, x), rtol=1e-4, atol=1e-4)
+    assert re.search(r"batch_norm", str(executor.graph))
