@@ -1,0 +1,217 @@
+"""The benchmark suite: our host runtime against PyTorch eager, ONNX Runtime and
+torch.compile, on the same machine, in one run, iterations interleaved.
+
+    python -m bench.suite                       # the full table (minutes)
+    python -m bench.suite --torch-compile       # also Inductor (about a minute per model)
+    python -m bench.suite --smoke               # tiny sizes, one iteration (run by pytest)
+    python -m bench.suite --models resnet50_bs1 --iterations 20 --json out.json
+
+For each model it reports median latencies and their ratios (ours / peer:
+below 1.0 means we are faster), our compile time by stage (export+import,
+GE passes, lowering, device planning, load), the tasks after fusion, the
+memory plan (arena vs lower bound vs no reuse), the simulated device time, and
+the runtime's overhead (host time minus the time inside kernels). ONNX
+Runtime comes from the optional `bench` extra (`pip install -e '.[bench]'`);
+without it that column is n/a. Check the load average it prints: with another
+process on one of two cores, figures are not comparable between runs, only
+within one (docs/BENCHMARKS.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import json
+import os
+import sys
+import tempfile
+import time
+
+import torch
+
+from bench.benchmark import interleaved
+from npu_graph import GraphParser, OptimizedGraph
+from npu_graph.compiler import run_pipeline
+from npu_graph.optimizer import build_pipeline
+
+
+def _models(smoke: bool) -> dict:
+    """name -> () -> (model, inputs). Full sizes follow the issue's reference table."""
+    from test.models import bert, gpt2, mobilenet, resnet
+
+    def seeded(make):
+        def build():
+            torch.manual_seed(0)
+            return make()
+        return build
+
+    if smoke:
+        return {"tiny_resnet_bs1": seeded(lambda: _zoo("tiny_resnet")),
+                "bert_tiny": seeded(lambda: _zoo("bert"))}
+    return {
+        "resnet50_bs1": seeded(lambda: (resnet.make_resnet50()[0], (torch.randn(1, 3, 224, 224),))),
+        "resnet50_bs8": seeded(lambda: (resnet.make_resnet50()[0], (torch.randn(8, 3, 224, 224),))),
+        "mobilenet_v2_bs1": seeded(lambda: (mobilenet.make_v2()[0],
+                                            (torch.randn(1, 3, 224, 224),))),
+        "bert_base_seq128": seeded(lambda: (
+            bert.Bert(vocab=30522, dim=768, heads=12, layers=12, max_len=512).eval(),
+            (torch.randint(0, 30522, (1, 128)), torch.ones(1, 128, dtype=torch.int64)))),
+        "gpt2_style_seq128": seeded(lambda: (
+            gpt2.GPT2(vocab=50257, dim=768, heads=12, max_len=1024).eval(),
+            (torch.randint(0, 50257, (1, 128)),))),
+    }
+
+
+def _zoo(name: str):
+    from tools.models import zoo_factory
+
+    model, inputs = zoo_factory(name)()
+    return model, tuple(inputs)
+
+
+def compile_ours(model, inputs) -> tuple[OptimizedGraph, dict]:
+    """The default optimize() pipeline, stage by stage, each timed."""
+    times = {}
+    start = time.perf_counter()
+    graph = GraphParser().parse_pytorch_model(model, input_spec=inputs)
+    times["import"] = time.perf_counter() - start
+    pipeline = build_pipeline()
+    ge_level, device = pipeline.split(",lower-to-ascend")
+    module = graph.module
+    for stage, spec in (("passes", ge_level), ("lowering", "lower-to-ascend"),
+                        ("planning", device.lstrip(","))):
+        start = time.perf_counter()
+        if spec:
+            run_pipeline(module, spec)
+        times[stage] = time.perf_counter() - start
+    optimized = OptimizedGraph(module, pipeline, graph.name)
+    start = time.perf_counter()
+    optimized.executable
+    times["load"] = time.perf_counter() - start
+    return optimized, times
+
+
+def ort_session(model, inputs, workdir: str):
+    """(run, seconds to export+load) for ONNX Runtime at ORT_ENABLE_ALL, or None."""
+    try:
+        import onnxruntime as ort
+    except ImportError:
+        return None
+    start = time.perf_counter()
+    path = os.path.join(workdir, "model.onnx")
+    with contextlib.redirect_stdout(io.StringIO()):  # the exporter narrates its steps
+        torch.onnx.export(model, inputs, path, dynamo=True, optimize=True)
+    options = ort.SessionOptions()
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    options.intra_op_num_threads = torch.get_num_threads()
+    session = ort.InferenceSession(path, options, providers=["CPUExecutionProvider"])
+    names = [i.name for i in session.get_inputs()]
+    feeds = {n: x.numpy() for n, x in zip(names, inputs)}
+    return (lambda: session.run(None, feeds)), time.perf_counter() - start
+
+
+def compiled_model(model, inputs):
+    """(run, compile seconds) for torch.compile (Inductor), timed to the first result."""
+    compiled = torch.compile(model)
+    start = time.perf_counter()
+    with torch.no_grad():
+        compiled(*inputs)
+    return (lambda: compiled(*inputs)), time.perf_counter() - start
+
+
+def bench_model(name: str, make, args) -> dict:
+    model, inputs = make()
+    model.eval()
+    optimized, stages = compile_ours(model, inputs)
+    runners = {"ours": lambda: optimized(*inputs), "eager": lambda: model(*inputs)}
+    peers_compile = {}
+    with tempfile.TemporaryDirectory() as workdir:
+        ort_run = None if args.no_ort else ort_session(model, inputs, workdir)
+        if ort_run is not None:
+            runners["onnxruntime"], peers_compile["onnxruntime"] = ort_run
+        if args.torch_compile:
+            runners["torch_compile"], peers_compile["torch_compile"] = compiled_model(model,
+                                                                                   inputs)
+        with torch.no_grad():
+            medians = interleaved(runners, args.warmup, args.iterations)
+    stats = optimized.stats
+    ours = medians["ours"]
+    return {
+        "model": name,
+        "latency_ms": {k: v * 1e3 for k, v in medians.items()},
+        "ratio_ours_to": {k: ours / v for k, v in medians.items() if k != "ours"},
+        "compile_s": {**stages, "total": sum(stages.values())},
+        "peer_compile_s": peers_compile,
+        "tasks": stats["num_tasks"],
+        "streams": stats["num_streams"],
+        "memory_mb": {"arena": stats["memory_usage"], "lower_bound": stats["memory_lower_bound"],
+                      "naive": stats["memory_naive"]},
+        "device_ms": stats["execution_time"],
+        "overhead_pct": 100 * stats["host_overhead_ms"] / stats["host_time"]
+        if stats["host_time"] else None,
+    }
+
+
+def _cell(value, spec=".1f") -> str:
+    return "n/a" if value is None else format(value, spec)
+
+
+def table(rows: list[dict]) -> str:
+    peers = ["eager", "onnxruntime", "torch_compile"]
+    head = (f"{'model':<20} {'ours ms':>9} " + " ".join(f"{p + ' ms':>14}" for p in peers)
+            + " " + " ".join(f"{'/' + p:>14}" for p in peers)
+            + f" {'compile s':>9} {'tasks':>5} {'arena MB':>9} {'bound MB':>9} {'naive MB':>9}"
+            f" {'device ms':>9} {'overhead':>8}")
+    lines = [head]
+    for r in rows:
+        lat, ratio, mem = r["latency_ms"], r["ratio_ours_to"], r["memory_mb"]
+        lines.append(
+            f"{r['model']:<20} {lat['ours']:>9.1f} "
+            + " ".join(f"{_cell(lat.get(p)):>14}" for p in peers) + " "
+            + " ".join(f"{_cell(ratio.get(p), '.2f'):>14}" for p in peers)
+            + f" {r['compile_s']['total']:>9.2f} {r['tasks']:>5} {mem['arena']:>9.1f}"
+            f" {_cell(mem['lower_bound']):>9} {mem['naive']:>9.1f} {r['device_ms']:>9.3f}"
+            f" {_cell(r['overhead_pct']):>7}%")
+    lines.append("compile by stage (s): " + "; ".join(
+        f"{r['model']}: " + ", ".join(f"{k} {v:.2f}" for k, v in r["compile_s"].items())
+        for r in rows))
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(prog="bench.suite", description=__doc__.split("\n")[0])
+    p.add_argument("--models", help="comma-separated subset of the suite's models")
+    p.add_argument("--iterations", type=int, default=10)
+    p.add_argument("--warmup", type=int, default=2)
+    p.add_argument("--threads", type=int, default=0)
+    p.add_argument("--torch-compile", action="store_true", help="also time torch.compile")
+    p.add_argument("--no-ort", action="store_true", help="leave ONNX Runtime out")
+    p.add_argument("--smoke", action="store_true", help="tiny models, one iteration")
+    p.add_argument("--json", help="write the results here")
+    args = p.parse_args(argv)
+    if args.smoke:
+        args.iterations, args.warmup = 1, 1
+    if args.threads:
+        torch.set_num_threads(args.threads)
+    models = _models(args.smoke)
+    chosen = args.models.split(",") if args.models else list(models)
+    unknown = [m for m in chosen if m not in models]
+    if unknown:
+        p.error(f"unknown model(s) {', '.join(unknown)}; the suite has {', '.join(models)}")
+    print(f"load average {os.getloadavg()[0]:.2f}, {torch.get_num_threads()} threads, "
+          f"torch {torch.__version__}", flush=True)
+    rows = []
+    for name in chosen:
+        rows.append(bench_model(name, models[name], args))
+        print(f"done {name}", file=sys.stderr, flush=True)
+    print(table(rows))
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"load_average": os.getloadavg(), "threads": torch.get_num_threads(),
+                       "torch": torch.__version__, "rows": rows}, f, indent=2)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
