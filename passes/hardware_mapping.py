@@ -18,7 +18,9 @@ define:
 `lower-to-ascend` puts each task on the unit its annotation names, and
 refuses an annotation it cannot honor (a matrix op on "vector", control flow
 off the AI CPU). Constants are not annotated: they become weights, not tasks.
-Running the pass again recomputes every annotation.
+The function records the chip as `ge.hardware`. Running the pass again
+recomputes every annotation (npu_graph.compiler.optimize does, after a
+precision mode changed the ops).
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from runtime import cost_model
 
 UNIT = "ge.unit"
 COST = "ge.cost_us"
+HARDWARE = "ge.hardware"  # on the function: the chip the costs are for
 
 # Ops the AI Core cannot run, with the reason; they go to the AI CPU.
 ON_AICPU: dict[type[Operation], str] = {
@@ -85,8 +88,9 @@ class HardwareMappingPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         hw = cost_model.HARDWARE[self.hardware]
         for fn in op.ops:
-            if not isinstance(fn, func.FuncOp):
+            if not isinstance(fn, func.FuncOp) or fn.is_declaration:
                 continue
+            fn.attributes[HARDWARE] = StringAttr(self.hardware)
             for block in fn.body.blocks:
                 for o in block.ops:
                     if isinstance(o, ge.ConstOp | func.ReturnOp) or o.dialect_name() != "ge":

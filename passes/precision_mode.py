@@ -89,7 +89,7 @@ class Converter:
     cache: dict[tuple[SSAValue, Attribute], SSAValue] = field(default_factory=dict)
 
     def touches(self, op: Operation) -> bool:
-        return not isinstance(op, UNTOUCHED) and any(
+        return op.dialect_name() == "ge" and not isinstance(op, UNTOUCHED) and any(
             element(v) == self.src for v in (*op.operands, *op.results))
 
     def from_dst(self, value: SSAValue) -> bool:
