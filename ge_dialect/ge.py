@@ -613,7 +613,7 @@ class CastOp(GEOp):
     name = "ge.cast"
     input = operand_def(AnyTensor)
     output = result_def(AnyTensor)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), Canonicalized())
     assembly_format = "$input attr-dict `:` type($input) `->` type($output)"
 
     def __init__(self, input: SSAValue, element: Attribute):

@@ -7,6 +7,10 @@ every task result gets its own `ascend.buffer`, laid out back to back at
 size. Streams: everything on stream 0 for now. A later memory-reuse pass
 overlaps buffers; a later task-parallel pass spreads tasks over streams.
 
+Units: a task runs on the unit that hardware-mapping's `ge.unit` annotation
+names, if the op has one (an annotation the unit cannot honor is an error),
+else on `unit_of`'s choice.
+
 Control flow: a whole `ge.if` or `ge.while` becomes one task on the AI CPU
 (unit "aicpu"), whose body holds the control-flow op with its regions; the
 runtime runs the regions on the host, as GE runs control flow on the AI CPU.
@@ -24,7 +28,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import func
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp, TensorType, i64
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr, TensorType, i64
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
@@ -44,6 +48,29 @@ def unit_of(ops: list[Operation]) -> str:
     return "cube" if any(isinstance(op, CUBE_OPS) for op in ops) else "vector"
 
 
+UNIT_ATTR = "ge.unit"  # set by hardware-mapping
+ANNOTATIONS = (UNIT_ATTR, "ge.cost_us")
+
+
+def annotated_unit(op: Operation, members: list[Operation], where: str) -> str:
+    """The unit hardware-mapping chose for `op`, checked against what each unit
+    can run; lowering's own choice (unit_of) when there is no annotation."""
+    default = unit_of(members)
+    attr = op.attributes.get(UNIT_ATTR)
+    if attr is None:
+        return default
+    unit = attr.data if isinstance(attr, StringAttr) else str(attr)
+    # The AI CPU runs anything (host kernels); the cube needs a matrix op, the
+    # vector unit cannot do one, and control flow runs only on the AI CPU.
+    allowed = {"aicpu": ("aicpu",), "cube": ("cube", "aicpu"),
+               "vector": ("vector", "aicpu")}[default]
+    if unit not in allowed:
+        raise PassFailedException(
+            f"lower-to-ascend: {where} is annotated {UNIT_ATTR} = \"{unit}\", which cannot "
+            f"run it; use {' or '.join(repr(u) for u in allowed)}, or drop the annotation")
+    return unit
+
+
 def task_kind(op: Operation) -> str:
     if isinstance(op, ge.FusedOp):
         return op.kind.data
@@ -59,6 +86,8 @@ def task_body(op: Operation) -> tuple[Region, list[Operation]]:
     for arg, v in zip(block.args, op.operands):
         arg.name_hint = v.name_hint
     inner = op.clone(value_mapper=dict(zip(op.operands, block.args)))
+    for name in ANNOTATIONS:  # they describe the task, not its body
+        inner.attributes.pop(name, None)
     block.add_ops([inner, ge.YieldOp(*inner.results)])
     return Region(block), [inner]
 
@@ -81,6 +110,11 @@ def check_lowerable(fn: func.FuncOp) -> None:
             raise PassFailedException(
                 f"lower-to-ascend: cannot lower '{op.name}' in @{name}; only GE ops "
                 "become Ascend tasks")
+
+
+def _value_name(op: Operation) -> str:
+    hint = op.results[0].name_hint if op.results else None
+    return f"%{hint} " if hint else ""
 
 
 def lower_function(fn: func.FuncOp) -> func.FuncOp:
@@ -119,7 +153,8 @@ def lower_function(fn: func.FuncOp) -> func.FuncOp:
         body, members = task_body(op)
         kind = task_kind(op)
         index = counts[kind] = counts.get(kind, -1) + 1
-        block.add_op(ascend.TaskOp(f"{kind}_{index}", unit_of(members), 0,
+        where = f"'{op.name}' {_value_name(op)}in @{fn.sym_name.data}"
+        block.add_op(ascend.TaskOp(f"{kind}_{index}", annotated_unit(op, members, where), 0,
                                    [env[v] for v in op.operands], outs, body))
     new_fn.attributes[ascend.ARENA_SIZE] = IntegerAttr(offset, i64)
     return new_fn

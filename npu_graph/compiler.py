@@ -55,8 +55,18 @@ def run_pipeline(module: ModuleOp, pipeline: str, *, plugins: Sequence[str] = ()
 
 
 def optimize(module: ModuleOp, pipeline: str = DEFAULT_PIPELINE, *,
-             plugins: Sequence[str] = ()) -> ModuleOp:
-    return run_pipeline(module, pipeline, plugins=plugins)
+             plugins: Sequence[str] = (), precision_mode: str | None = None) -> ModuleOp:
+    """Run `pipeline`; then, if `precision_mode` is given (GE's force_fp32,
+    allow_fp32_to_fp16, allow_mix_precision), `precision-mode` and the cleanups
+    that cancel its cast pairs, and refresh hardware-mapping's annotations."""
+    run_pipeline(module, pipeline, plugins=plugins)
+    if precision_mode is not None:
+        run_pipeline(module, f"precision-mode{{mode={precision_mode}}},canonicalize,cse,dce")
+        chip = next((fn.attributes["ge.hardware"].data for fn in module.ops
+                     if "ge.hardware" in fn.attributes), None)
+        if chip is not None:
+            run_pipeline(module, f"hardware-mapping{{hardware={chip}}}")
+    return module
 
 
 def lower(module: ModuleOp) -> ModuleOp:
@@ -94,14 +104,16 @@ def plan_device(module: ModuleOp, options: dict | None = None) -> ModuleOp:
 
 def compile_model(model: torch.nn.Module, example_inputs: tuple,
                   pipeline: str = DEFAULT_PIPELINE, options: dict | None = None,
-                  dynamic_shapes=None, *, plugins: Sequence[str] = ()) -> Executable:
+                  dynamic_shapes=None, *, plugins: Sequence[str] = (),
+                  precision_mode: str | None = None) -> Executable:
     """torch model -> loaded executable, through every stage of the compiler.
 
-    `options` are GE-style session options for the device plan (see
+    `precision_mode` is GE's (see `optimize`). `options` are GE-style session
+    options for the device plan (see
     `device_pipeline`); graphs with dynamic shapes keep their single stream and
     are planned per input shape at run time.
     """
     module = import_model(model, example_inputs, dynamic_shapes)
-    module = lower(optimize(module, pipeline, plugins=plugins))
+    module = lower(optimize(module, pipeline, plugins=plugins, precision_mode=precision_mode))
     dynamic = any(op.name == "ascend.dyn_buffer" for op in module.walk())
     return Executable(module if dynamic else plan_device(module, options))

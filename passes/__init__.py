@@ -55,6 +55,18 @@ def _layout_transform():
     return LayoutTransformPass
 
 
+def _hardware_mapping():
+    from passes.hardware_mapping import HardwareMappingPass
+
+    return HardwareMappingPass
+
+
+def _precision_mode():
+    from passes.precision_mode import PrecisionModePass
+
+    return PrecisionModePass
+
+
 def _lower_to_ascend():
     from lowering.ge_to_ascend import LowerToAscendPass
 
@@ -103,6 +115,8 @@ def builtin_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "op-fusion": _op_fusion,
         "dce": _dce,
         "layout-transform": _layout_transform,
+        "hardware-mapping": _hardware_mapping,
+        "precision-mode": _precision_mode,
         "lower-to-ascend": _lower_to_ascend,
         "memory-reuse": _memory_reuse,
         "task-parallel": _task_parallel,

@@ -26,11 +26,13 @@ LEVELS: dict[str, tuple[str, ...]] = {
     "ge-O0": (),
     "ge-O1": ("canonicalize", "cse", "dce"),
     "ge-O2": ("canonicalize", "constant-fold", "fold-batch-norm", "cse", "dce"),
-    "ge-O3": ("canonicalize", "constant-fold", "fold-batch-norm", "cse", "op-fusion", "dce"),
+    "ge-O3": ("canonicalize", "constant-fold", "fold-batch-norm", "cse", "op-fusion", "dce",
+              "hardware-mapping"),
 }
 
 # ge-O3 with the activations in NC1HWC0 from the first conv to the last.
-NC1HWC0_PIPELINE = "ge-O3{disable=op-fusion},layout-transform,cse,op-fusion,dce"
+NC1HWC0_PIPELINE = ("ge-O3{disable=op-fusion,hardware-mapping},layout-transform,cse,op-fusion,dce,"
+                    "hardware-mapping")
 
 # The names the GE article uses, mapped to ours.
 ARTICLE_NAMES: dict[str, str] = {
@@ -128,7 +130,7 @@ class GeO2Pass(OptLevelPass):
 
 @dataclass(frozen=True)
 class GeO3Pass(OptLevelPass):
-    """ge-O3: ge-O2 plus operator fusion."""
+    """ge-O3: ge-O2 plus operator fusion, then hardware-mapping's unit and cost annotations."""
 
     name = "ge-O3"
     STAGES = LEVELS["ge-O3"]

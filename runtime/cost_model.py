@@ -209,6 +209,15 @@ def _nbytes(value: SSAValue, shape_of: ShapeOf) -> int:
     return size * _numel(value, shape_of)
 
 
+def estimate_graph_op(op: Operation, unit: str, hw: Hardware = DEFAULT_HARDWARE) -> Estimate:
+    """The estimate the task lowered from a GE op or `ge.fused` group will get:
+    the same ops, reading its operands and writing its results (hardware-mapping
+    annotates GE IR with it, before there are tasks)."""
+    ops = [o for o in op.walk() if not o.regions and not isinstance(o, ge.YieldOp)]
+    moved = sum(_nbytes(v, static_shape) for v in (*op.operands, *op.results))
+    return estimate_ops(ops, unit, moved, hw)
+
+
 def estimate(task: ascend.TaskOp, hw: Hardware = DEFAULT_HARDWARE,
              shape_of: ShapeOf = static_shape) -> Estimate:
     """`shape_of` gives concrete shapes when types have `?` dims (the executor

@@ -74,3 +74,21 @@ func.func @trans_data_padded(%x: tensor<1x1x4x4x8xf32>) -> tensor<1x1x4x4x8xf32>
   %b = ge.trans_data %a {src_format = "NCHW", dst_format = "NC1HWC0"} : tensor<1x6x4x4xf32> -> tensor<1x1x4x4x8xf32>
   func.return %b : tensor<1x1x4x4x8xf32>
 }
+
+// -----
+
+// cast(cast(x)) cancels when the inner cast is exact: f16 -> f32 -> f16 gives x
+// back, f16 -> f32 -> f64 is f16 -> f64. f32 -> f16 -> f32 rounds: it stays.
+// CHECK-LABEL: func.func @cast_pairs
+// CHECK-NEXT:    %[[D:[^ ]*]] = ge.cast %h : tensor<4xf16> -> tensor<4xf64>
+// CHECK-NEXT:    %[[N:[^ ]*]] = ge.cast %x : tensor<4xf32> -> tensor<4xf16>
+// CHECK-NEXT:    %[[R:[^ ]*]] = ge.cast %[[N]] : tensor<4xf16> -> tensor<4xf32>
+// CHECK-NEXT:    func.return %h, %[[D]], %[[R]] :
+func.func @cast_pairs(%h: tensor<4xf16>, %x: tensor<4xf32>) -> (tensor<4xf16>, tensor<4xf64>, tensor<4xf32>) {
+  %w = ge.cast %h : tensor<4xf16> -> tensor<4xf32>
+  %back = ge.cast %w : tensor<4xf32> -> tensor<4xf16>
+  %wide = ge.cast %w : tensor<4xf32> -> tensor<4xf64>
+  %n = ge.cast %x : tensor<4xf32> -> tensor<4xf16>
+  %round = ge.cast %n : tensor<4xf16> -> tensor<4xf32>
+  func.return %back, %wide, %round : tensor<4xf16>, tensor<4xf64>, tensor<4xf32>
+}

@@ -1,0 +1,237 @@
+"""precision-mode{mode=...}: choose each op's compute precision as GE's precision modes do.
+
+GE's `precision_mode` (ATC/ACL option; CANN docs "--precision_mode"):
+
+- `force_fp32`: every op that supports fp32 computes in fp32, and an fp16
+  graph's ops are raised to fp32. (Newer CANN spells it
+  `cube_fp16in_fp32out` and lets cube ops take fp16 inputs when their kernel
+  only supports that; our cube ops all have fp32 kernels, so here they stay
+  fp32 in and out.) An fp32 graph is left unchanged.
+- `allow_fp32_to_fp16`: cube (matrix) ops compute in fp16; vector ops keep
+  the graph's precision.
+- `allow_mix_precision`: GE's built-in mixed-precision lists
+  (`precision_reduce` in the ops-info files): trustlist ops (cube ops and
+  MIX_ALLOW) go to fp16, graylist ops (MIX_GRAY: data movement) follow their
+  producers (fp16 when every non-constant input comes from fp16), and every
+  other op keeps fp32 (GE's blocklist: softmax, layer_norm, batch_norm,
+  reductions, exp/log/sqrt/div, gelu, sigmoid, tanh, ...).
+
+An op moved to another precision gets a `ge.cast` on each input and one back
+to the original type on each result, so its users see the graph's types:
+
+    %x_f16 = ge.cast %x : tensor<1x8xf32> -> tensor<1x8xf16>
+    %y_f16 = ge.linear %x_f16, %w_f16, %b_f16 : ... -> tensor<1x4xf16>
+    %y = ge.cast %y_f16 : tensor<1x4xf16> -> tensor<1x4xf32>
+
+Choices: a cube op computes fully in fp16 (fp16 operands and result) rather
+than fp16-in/fp32-out, so op verifiers keep one element type per op; its
+kernel accumulates in fp32 (Ascend's L0C, torch's CPU half kernels: checked
+to match fp32 accumulation rounded once to fp16) and rounds the result to
+fp16 once. Constant inputs (weights) are converted at compile time, also the
+constant inputs of a ge.fused group, which then takes the fp16 constant.
+When an input is a cast this pass inserted from the wanted type, the cast's
+input is used directly, so a chain of fp16 ops has no cast pair between
+them (and force_fp32 on an fp16 graph keeps the intermediates in fp32).
+
+Numeric effect: fp16 has an 11-bit significand (relative rounding 2^-11 ≈
+4.9e-4) and a max of 65504. allow_fp32_to_fp16 rounds each cube op's inputs
+and output to fp16, so outputs move by a few 1e-3 relative to fp32;
+allow_mix_precision also keeps activations between trustlisted ops in fp16,
+so errors compound a little more. test/python/test_precision_mode.py pins the
+tolerances on zoo models; force_fp32 matches fp32 eager at 1e-4.
+
+The pass works at function level and inside ge.fused bodies (run after
+op-fusion, the casts become part of the fused kernel); ge.if/ge.while bodies
+and ge.custom ops are left alone. Run canonicalize, cse and dce after it:
+they cancel exact cast pairs (ge_dialect/canonicalization.py) and remove
+dead constants.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+from xdsl.context import Context
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp, TensorType, f16, f32
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
+from xdsl.passes import ModulePass
+
+from ge_dialect import ge
+from ge_dialect.tensors import from_numpy, to_numpy
+
+CUBE_OPS = (ge.Conv2dOp, ge.ConvTranspose2dOp, ge.MatMulOp, ge.LinearOp)
+# GE's mixed-precision trustlist beyond the cube ops: cheap, well-conditioned ops.
+MIX_ALLOW = (ge.ReluOp, ge.ClampOp, ge.AddOp, ge.SubOp, ge.MulOp, ge.NegOp, ge.MaximumOp,
+             ge.MinimumOp, ge.MaxPool2dOp)
+# Graylist: exact in any precision, so they follow their producers.
+MIX_GRAY = (ge.ReshapeOp, ge.FlattenOp, ge.TransposeOp, ge.ExpandOp, ge.SliceOp,
+            ge.ConcatOp, ge.TransDataOp)
+# Never converted: they state their own types, have regions or user kernels, or read
+# only a shape.
+UNTOUCHED = (ge.ConstOp, ge.CastOp, ge.FusedOp, ge.IfOp, ge.WhileOp, ge.CustomOp, ge.YieldOp,
+             ge.DimOp)
+
+
+def element(value: SSAValue) -> Attribute | None:
+    return value.type.element_type if isinstance(value.type, TensorType) else None
+
+
+@dataclass
+class Converter:
+    """Moves ops from element type `src` to `dst`, remembering what it inserted."""
+
+    src: Attribute
+    dst: Attribute
+    inserted: set[Operation] = field(default_factory=set)  # casts back to the graph's type
+    cache: dict[tuple[SSAValue, Attribute], SSAValue] = field(default_factory=dict)
+
+    def touches(self, op: Operation) -> bool:
+        return op.dialect_name() == "ge" and not isinstance(op, UNTOUCHED) and any(
+            element(v) == self.src for v in (*op.operands, *op.results))
+
+    def from_dst(self, value: SSAValue) -> bool:
+        """`value` is a cast from `dst`: its producer already computes in `dst`."""
+        owner = value.owner
+        return isinstance(owner, ge.CastOp) and element(owner.input) == self.dst
+
+    def convert(self, op: Operation) -> None:
+        """Replace `op` by the same op on `dst`, with casts back to `src` on its results."""
+        operands = [self.as_dst(v) if element(v) == self.src else v for v in op.operands]
+        types = [TensorType(self.dst, r.type.get_shape()) if element(r) == self.src else r.type
+                 for r in op.results]
+        new = type(op).create(operands=operands, result_types=types,
+                              properties=dict(op.properties), attributes=dict(op.attributes))
+        block = op.parent_block()
+        block.insert_op_before(new, op)
+        for old, result in zip(op.results, new.results):
+            value = result
+            if result.type != old.type:
+                result.name_hint = old.name_hint and f"{old.name_hint}_{self.dst}"
+                cast = ge.CastOp(result, self.src)
+                block.insert_op_before(cast, op)
+                self.inserted.add(cast)
+                value = cast.output
+            value.name_hint = old.name_hint
+            old.replace_all_uses_with(value)
+        block.erase_op(op)
+
+    def as_dst(self, value: SSAValue) -> SSAValue:
+        """`value` in `dst`: the input of a cast we inserted, a converted constant,
+        or a (shared) new cast right after its definition."""
+        if value.owner in self.inserted:
+            return value.owner.input
+        key = (value, self.dst)
+        if key not in self.cache:
+            self.cache[key] = self._constant(value) or self._cast(value)
+        return self.cache[key]
+
+    def _constant(self, value: SSAValue) -> SSAValue | None:
+        if isinstance(value.owner, ge.ConstOp):
+            return self._new_constant(value)
+        if isinstance(value, BlockArgument) and isinstance(value.block.parent_op(), ge.FusedOp):
+            fused = value.block.parent_op()
+            outer = fused.inputs[value.index]
+            if isinstance(outer.owner, ge.ConstOp):  # the group takes the converted constant
+                outer_dst = self.as_dst(outer)
+                fused.operands = (*fused.operands, outer_dst)
+                arg = value.block.insert_arg(outer_dst.type, len(value.block.args))
+                arg.name_hint = outer_dst.name_hint
+                return arg
+        return None
+
+    def _new_constant(self, value: SSAValue) -> SSAValue:
+        array = to_numpy(value.owner.value).astype(TO_NUMPY[self.dst])
+        const = ge.ConstOp(from_numpy(array))
+        const.output.name_hint = value.name_hint and f"{value.name_hint}_{self.dst}"
+        value.owner.parent_block().insert_op_after(const, value.owner)
+        return const.output
+
+    def _cast(self, value: SSAValue) -> SSAValue:
+        cast = ge.CastOp(value, self.dst)
+        cast.output.name_hint = value.name_hint and f"{value.name_hint}_{self.dst}"
+        if isinstance(value, BlockArgument):
+            value.block.insert_op_before(cast, value.block.first_op)
+        else:
+            value.owner.parent_block().insert_op_after(cast, value.owner)
+        return cast.output
+
+
+TO_NUMPY = {f16: np.float16, f32: np.float32}
+
+
+def _cube(conv: Converter, op: Operation) -> bool:
+    return isinstance(op, CUBE_OPS)
+
+
+def _mixed(conv: Converter, op: Operation) -> bool:
+    if isinstance(op, CUBE_OPS + MIX_ALLOW):
+        return True
+    inputs = [v for v in op.operands if element(v) == conv.src
+              and not isinstance(v.owner, ge.ConstOp)]
+    return isinstance(op, MIX_GRAY) and bool(inputs) and all(map(conv.from_dst, inputs))
+
+
+# mode -> (graph element type, compute element type, which ops move)
+MODES: dict[str, tuple[Attribute, Attribute, Callable[[Converter, Operation], bool]]] = {
+    "force_fp32": (f16, f32, lambda conv, op: True),
+    "allow_fp32_to_fp16": (f32, f16, _cube),
+    "allow_mix_precision": (f32, f16, _mixed),
+}
+
+
+def convert_block(block: Block, conv: Converter, moves) -> None:
+    for op in list(block.ops):
+        if isinstance(op, ge.FusedOp):
+            convert_block(op.body.block, conv, moves)
+            drop_unused_inputs(op)
+        elif conv.touches(op) and moves(conv, op):
+            conv.convert(op)
+
+
+def drop_unused_inputs(fused: ge.FusedOp) -> None:
+    """Remove group inputs the body no longer reads (weights now taken converted)."""
+    block = fused.body.block
+    for arg in reversed(block.args):
+        if not arg.uses:
+            operands = list(fused.operands)
+            del operands[arg.index]
+            block.erase_arg(arg)
+            fused.operands = operands
+
+
+def erase_dead_constants(block: Block) -> None:
+    for op in list(block.ops):
+        if isinstance(op, ge.ConstOp) and not op.output.uses:
+            block.erase_op(op)
+
+
+@dataclass(frozen=True)
+class PrecisionModePass(ModulePass):
+    """Move ops to fp16 or fp32 by GE's precision mode, with casts at the boundaries.
+
+    `mode` is one of force_fp32, allow_fp32_to_fp16, allow_mix_precision.
+    """
+
+    name = "precision-mode"
+    mode: str = "force_fp32"
+
+    def __post_init__(self):
+        if self.mode not in MODES:
+            raise ValueError(f"precision-mode: mode must be one of {', '.join(MODES)}, "
+                             f"got '{self.mode}'")
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        src, dst, moves = MODES[self.mode]
+        for fn in op.ops:
+            if isinstance(fn, func.FuncOp) and not fn.is_declaration:
+                conv = Converter(src, dst)
+                for block in fn.body.blocks:
+                    convert_block(block, conv, moves)
+                for cast in conv.inserted:  # casts back that no user kept
+                    if not cast.output.uses:
+                        cast.parent_block().erase_op(cast)
+                for block in fn.body.blocks:
+                    erase_dead_constants(block)
