@@ -51,11 +51,19 @@ class Flags:
 
 
 def default_passes() -> list[str]:
-    """ge-O3, hardware mapping, then streams before the memory plan (as GE does)."""
-    passes = list(LEVELS["ge-O3"])
-    if "hardware-mapping" in get_all_passes() and "hardware-mapping" not in passes:
-        passes.append("hardware-mapping")
-    return [*passes, "task-parallel", "memory-reuse"]
+    """ge-O3 (its last stage is hardware-mapping), then streams before the memory
+    plan, as GE does."""
+    return [*LEVELS["ge-O3"], "task-parallel", "memory-reuse"]
+
+
+def with_precision(ge_level: list[str], mode: str) -> list[str]:
+    """`precision-mode` after fusion (a cast between conv and BN or ReLU would hide
+    both), the cleanups that cancel its casts, then hardware-mapping again so the
+    annotations describe the fp16 ops."""
+    mapped = "hardware-mapping" in ge_level
+    rest = [n for n in ge_level if n != "hardware-mapping"]
+    return [*rest, f"precision-mode{{mode={mode}}}", "canonicalize", "cse", "dce",
+            *(["hardware-mapping"] if mapped else [])]
 
 
 def build_pipeline(passes: list[str] | None = None, **keywords) -> str:
@@ -82,7 +90,7 @@ def build_pipeline(passes: list[str] | None = None, **keywords) -> str:
                          "memory-reuse")
     ge_level = [n for n in names if n not in ASCEND_PASSES]
     if flags.precision_mode is not None:
-        ge_level.append(f"precision-mode{{mode={flags.precision_mode}}}")
+        ge_level = with_precision(ge_level, flags.precision_mode)
     device = []
     for name in (n for n in names if n in ASCEND_PASSES):
         if name == "task-parallel":

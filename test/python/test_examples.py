@@ -14,7 +14,7 @@ EXPECTED = {
     "parse_and_print.py": ["Node0: Conv2D (input: x, conv_weight, conv_bias, output: convolution)",
                            "Node2: Relu (input: batch_norm, output: relu)", "ge.batch_norm"],
     "optimize_flags.py": ["Node0: conv2d_relu_0 [cube, stream 0]", "max |npu_graph - eager|"],
-    "pass_list.py": ["pipeline: constant-fold,op-fusion,dce,", "lower-to-ascend,memory-reuse,task-parallel"],
+    "pass_list.py": ["pipeline: constant-fold,op-fusion,dce,", "hardware-mapping,lower-to-ascend,memory-reuse"],
     "executor_stats.py": ["execution time:", "memory usage:", "conv2d_relu_0"],
     "save_load.py": ["article_optimized.npu", "identical outputs = True"],
     "memory_planning.py": ["within 64 MB: arena 12.25 MB",

@@ -77,7 +77,8 @@ def test_npu_graph_optimize_is_callable_and_matches_eager(article_model):
 
 def test_flags_switch_passes_off_one_by_one():
     on = build_pipeline()
-    assert on.startswith("canonicalize,constant-fold,fold-batch-norm,cse,op-fusion,dce")
+    assert on.startswith("canonicalize,constant-fold,fold-batch-norm,cse,op-fusion,dce,"
+                         "hardware-mapping,lower-to-ascend")
     assert on.endswith("lower-to-ascend,task-parallel{max-streams=4},memory-reuse")
     assert "op-fusion" not in build_pipeline(enable_op_fusion=False)
     assert "memory-reuse" not in build_pipeline(enable_memory_reuse=False)
@@ -86,7 +87,24 @@ def test_flags_switch_passes_off_one_by_one():
     assert ",dce," not in build_pipeline(enable_dead_code_elimination=False)
     planned = build_pipeline(enable_memory_planning=True, memory_limit_mb=64)
     assert planned.endswith("memory-reuse{memory-limit-mb=64},task-parallel{max-streams=4}")
-    assert build_pipeline(precision_mode="force_fp32").count("precision-mode{mode=force_fp32}") == 1
+    assert "hardware-mapping" not in build_pipeline(enable_hardware_mapping=False)
+    assert "dce,precision-mode{mode=allow_fp32_to_fp16},canonicalize,cse,dce,hardware-mapping," \
+        in build_pipeline(precision_mode="allow_fp32_to_fp16")
+
+
+def test_precision_mode_runs_cube_ops_in_fp16(article_model, article_graph):
+    model, x = article_model
+    expected = eager(model, x)
+    fp32 = article_graph.optimize(precision_mode="force_fp32")(x)
+    torch.testing.assert_close(fp32, expected, rtol=1e-4, atol=1e-4)
+    half = article_graph.optimize(precision_mode="allow_fp32_to_fp16")
+    assert "f16" in str(half)
+    # docs/precision-mode.md: about 2e-3 of the output's scale.
+    scale = expected.abs().max().item()
+    error = (half(x) - expected).abs().max().item()
+    assert 1e-5 * scale < error < 2e-3 * scale
+    with pytest.raises(ValueError, match="force_fp32"):
+        article_graph.optimize(precision_mode="fp8")
 
 
 @pytest.mark.parametrize("keywords, message", [
