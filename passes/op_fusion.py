@@ -50,6 +50,15 @@ def conv_then(activation: OpKind) -> Op:
     return Op(activation, Op(ge.Conv2dOp))
 
 
+# torch.export's core ATen writes silu as x * sigmoid(x) and hardswish as
+# x * clamp(x + 3, 0, 6) / 6 (clamp_min then clamp_max): DAG patterns, the
+# conv named so that both of its uses are the same op.
+CONV = Op(ge.Conv2dOp, name="conv")
+SILU_OF_CONV = Op(ge.MulOp, CONV, Op(ge.SigmoidOp, CONV), commutative=True)
+HARDSWISH_OF_CONV = Op(ge.DivOp, Op(ge.MulOp, CONV, Op(ge.ClampOp, Maybe(Op(
+    ge.ClampOp, Op(ge.AddOp, CONV, Const())))), commutative=True), Const())
+
+
 def matmul_plus_bias() -> Op:
     return Op(ge.AddOp, viewed(Op(MATMULS)), ANY, commutative=True)
 
@@ -108,7 +117,9 @@ RULES: tuple[FusionRule, ...] = (
     FusionRule("conv2d_relu", conv_then(ge.ReluOp)),
     FusionRule("conv2d_clamp", conv_then(ge.ClampOp)),  # relu6 imports as clamp(0, 6)
     FusionRule("conv2d_hardswish", conv_then(ge.HardswishOp)),
+    FusionRule("conv2d_hardswish_decomposed", HARDSWISH_OF_CONV),
     FusionRule("conv2d_silu", conv_then(ge.SiluOp)),
+    FusionRule("conv2d_silu_decomposed", SILU_OF_CONV),
     FusionRule("matmul_bias_gelu", Op(ge.GeluOp, viewed(matmul_plus_bias())), adds_a_bias),
     FusionRule("matmul_bias", matmul_plus_bias(), adds_a_bias),
     FusionRule("matmul_gelu", Op(ge.GeluOp, viewed(Op(MATMULS)))),  # nn.Linear's bias is inside

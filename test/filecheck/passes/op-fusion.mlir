@@ -213,6 +213,60 @@ func.func @conv_epilogues(%x: tensor<1x1x4x4xf32>) -> (tensor<1x2x4x4xf32>, tens
 
 // -----
 
+// The forms torch.export's core ATen writes: silu as x * sigmoid(x), hardswish
+// as x * clamp(x + 3, 0, 6) / 6; the conv has two users, both in the group.
+// CHECK-LABEL: func.func @conv_decomposed_epilogues
+// CHECK:         ge.fused "conv2d_silu_decomposed"
+// CHECK-NEXT:    ^bb0
+// CHECK-NEXT:      ge.conv2d
+// CHECK-NEXT:      ge.sigmoid
+// CHECK-NEXT:      ge.mul
+// CHECK-NEXT:      ge.yield
+// CHECK:         ge.fused "conv2d_hardswish_decomposed"
+// CHECK-NEXT:    ^bb0
+// CHECK-NEXT:      ge.conv2d
+// CHECK-NEXT:      ge.add
+// CHECK-NEXT:      ge.clamp
+// CHECK-NEXT:      ge.clamp
+// CHECK-NEXT:      ge.mul
+// CHECK-NEXT:      ge.div
+// CHECK-NEXT:      ge.yield
+func.func @conv_decomposed_epilogues(%x: tensor<1x1x4x4xf32>) -> (tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>) {
+  %w = ge.const dense<1.0> : tensor<2x1x1x1xf32>
+  %three = ge.const dense<3.0> : tensor<f32>
+  %six = ge.const dense<6.0> : tensor<f32>
+  %c1 = ge.conv2d %x, %w {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : tensor<1x1x4x4xf32>, tensor<2x1x1x1xf32> -> tensor<1x2x4x4xf32>
+  %s1 = ge.sigmoid %c1 : tensor<1x2x4x4xf32>
+  %m1 = ge.mul %c1, %s1 : tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32> -> tensor<1x2x4x4xf32>
+  %c2 = ge.conv2d %x, %w {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : tensor<1x1x4x4xf32>, tensor<2x1x1x1xf32> -> tensor<1x2x4x4xf32>
+  %a2 = ge.add %c2, %three : tensor<1x2x4x4xf32>, tensor<f32> -> tensor<1x2x4x4xf32>
+  %lo = ge.clamp %a2 {min = 0.0 : f64} : tensor<1x2x4x4xf32>
+  %hi = ge.clamp %lo {max = 6.0 : f64} : tensor<1x2x4x4xf32>
+  %m2 = ge.mul %c2, %hi : tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32> -> tensor<1x2x4x4xf32>
+  %d2 = ge.div %m2, %six : tensor<1x2x4x4xf32>, tensor<f32> -> tensor<1x2x4x4xf32>
+  func.return %m1, %d2 : tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>
+}
+
+// -----
+
+// Negative: x * sigmoid(y) of two different convs is no silu: the convs stay
+// apart and the sigmoid and mul form an elementwise group.
+// CHECK-LABEL: func.func @not_silu
+// CHECK:         ge.conv2d
+// CHECK-NEXT:    ge.conv2d
+// CHECK-NEXT:    ge.fused "elementwise"
+// CHECK-NOT:     "conv2d_silu
+func.func @not_silu(%x: tensor<1x1x4x4xf32>) -> tensor<1x2x4x4xf32> {
+  %w = ge.const dense<1.0> : tensor<2x1x1x1xf32>
+  %c1 = ge.conv2d %x, %w {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : tensor<1x1x4x4xf32>, tensor<2x1x1x1xf32> -> tensor<1x2x4x4xf32>
+  %c2 = ge.conv2d %x, %w {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : tensor<1x1x4x4xf32>, tensor<2x1x1x1xf32> -> tensor<1x2x4x4xf32>
+  %s = ge.sigmoid %c2 : tensor<1x2x4x4xf32>
+  %m = ge.mul %c1, %s : tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32> -> tensor<1x2x4x4xf32>
+  func.return %m : tensor<1x2x4x4xf32>
+}
+
+// -----
+
 // Negative: an activation that is not an epilogue rule's (sigmoid) stays apart
 // from the conv.
 // CHECK-LABEL: func.func @conv_sigmoid
