@@ -3,6 +3,11 @@
 `canonicalize` picks up every rule whose root op kind matches, through the
 `Canonicalized` trait on the op (ge.py). Add a rule by adding one line here
 and one CHECK block to test/filecheck/passes/canonicalize.mlir.
+
+There is no rule for dropout: GE has no dropout op. In eval mode torch.export's
+core ATen has no dropout left (and `aten.dropout` with train=False, from the
+training IR, imports as its input), while training-mode dropout is refused at
+import (lowering/aten/nn.py), so an eval-mode dropout never reaches GE IR.
 """
 
 import numpy as np
@@ -15,6 +20,7 @@ from ge_dialect.patterns import Const, Op, RewriteRule, Var
 from ge_dialect.tensors import to_numpy
 
 RESHAPES = (ge.ReshapeOp, ge.FlattenOp)
+INT64_MAX = 2**63 - 1  # a slice's "to the end"
 
 
 def is_splat(value: SSAValue, number: float) -> bool:
@@ -26,6 +32,28 @@ def is_splat(value: SSAValue, number: float) -> bool:
 def keeps_type(m) -> bool:
     """The result has exactly x's type, so returning x changes nothing downstream."""
     return m.x.type == m.root.results[0].type
+
+
+def perm(op: ge.TransposeOp) -> tuple[int, ...]:
+    return op.permutation.get_values()
+
+
+def composed(m) -> tuple[int, ...]:
+    """transpose(transpose(x, p), q) reads x's dim p[q[i]] as its dim i."""
+    return tuple(perm(m.first)[i] for i in perm(m.root))
+
+
+def is_identity(p) -> bool:
+    return tuple(p) == tuple(range(len(p)))
+
+
+def covers_input(m) -> bool:
+    """The slice keeps every element of its dim: from 0, step 1, to the end or past it."""
+    s: ge.SliceOp = m.root
+    size = m.x.type.get_shape()[s.dim.value.data]
+    end = s.end.value.data
+    return (s.end_value is None and s.start.value.data == 0 and s.step.value.data == 1
+            and (end == INT64_MAX or (size != DYN and end >= size)) and keeps_type(m))
 
 
 CANCEL_TRANS_DATA = RewriteRule(
@@ -65,6 +93,13 @@ RULES: tuple[RewriteRule, ...] = (
                 lambda m: ge.ReshapeOp(m.x, m.root.output.type.get_shape()),
                 # a `?` in the result needs the intermediate shape to resolve
                 lambda m: m.root.output.type.has_static_shape()),
+    RewriteRule("transpose(x, identity) -> x", Op(ge.TransposeOp, Var("x")),
+                lambda m: m.x, lambda m: is_identity(perm(m.root))),
+    RewriteRule("transpose(transpose(x, p), q) -> transpose(x, p o q), or x if p o q = id",
+                Op(ge.TransposeOp, Op(ge.TransposeOp, Var("x"), name="first")),
+                lambda m: m.x if is_identity(composed(m)) else ge.TransposeOp(m.x, composed(m))),
+    RewriteRule("cast(x : T) : T -> x", Op(ge.CastOp, Var("x")), lambda m: m.x, keeps_type),
+    RewriteRule("x[0:end of dim] -> x", Op(ge.SliceOp, Var("x")), lambda m: m.x, covers_input),
 )
 
 

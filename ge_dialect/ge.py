@@ -1217,7 +1217,7 @@ class TransposeOp(GEOp):
     output = result_def(AnyTensor)
     permutation = prop_def(I64Array)
     irdl_options = (ParsePropInAttrDict(),)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), Canonicalized())
     assembly_format = "$input attr-dict `:` type($input) `->` type($output)"
 
     def __init__(self, input: SSAValue, permutation: Sequence[int]):
@@ -1277,7 +1277,7 @@ class SliceOp(GEOp):
     end = prop_def(IntegerAttr[I64])
     step = prop_def(IntegerAttr[I64])
     irdl_options = (ParsePropInAttrDict(),)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), Canonicalized())
     assembly_format = ("$input (`end` `(` $end_value^ `:` type($end_value) `)`)? attr-dict "
                        "`:` type($input) `->` type($output)")
 

@@ -12,10 +12,13 @@ PatternMatcher:
 whose leading operands match the sub-patterns (with `commutative=True`, any of
 its operands, in any order); `Var("x")` captures any value (the
 same name twice must be the same value); `Const("c")` captures a value made
-by a `ge.const`. Every matched op is captured in program order in `m.ops`,
-the root as `m.root`, and `Op(..., name="n")` also as `m.n`. `build` returns
-the replacement: an existing value, a new op, or a list of new ops (the last
-one's results replace the root's).
+by a `ge.const`. `Maybe(Op(...))` is an optional op: the op, or none at all,
+in which case the value must match the first `Op` inside it (a view or a
+scale that one graph has and another lacks). Every matched op is captured
+once, in program order, in `m.ops`, the root as `m.root`, and
+`Op(..., name="n")` also as `m.n`. `build` returns the replacement: an
+existing value, a new op, or a list of new ops (the last one's results
+replace the root's).
 
 The same matcher drives the canonicalizations (ge_dialect/canonicalization.py)
 and the fusion rules of op-fusion (passes/op_fusion.py).
@@ -62,6 +65,21 @@ class Op(Pattern):
         object.__setattr__(self, "commutative", commutative)
 
 
+@dataclass(frozen=True)
+class Maybe(Pattern):
+    """`op`, or no op: then the value matches `op`'s first Op (or Maybe) operand pattern."""
+
+    op: Op
+
+    def __post_init__(self):
+        if not any(isinstance(p, Op | Maybe) for p in self.op.operands):
+            raise ValueError("Maybe(op) needs an Op operand pattern to match when op is absent")
+
+    @property
+    def without(self) -> Pattern:
+        return next(p for p in self.op.operands if isinstance(p, Op | Maybe))
+
+
 ANY = Var()
 
 
@@ -90,6 +108,10 @@ def _bind(m: Match, name: str | None, value) -> Match | None:
 
 
 def _match_value(pattern: Pattern, value: SSAValue, m: Match, block) -> Iterator[Match]:
+    if isinstance(pattern, Maybe):  # the longer match first
+        yield from _match_value(pattern.op, value, m, block)
+        yield from _match_value(pattern.without, value, m, block)
+        return
     if isinstance(pattern, Op):
         if isinstance(value, OpResult) and value.op.parent is block:
             yield from _match_op(pattern, value.op, m)
@@ -119,7 +141,8 @@ def _match_op(pattern: Op, op: Operation, m: Match) -> Iterator[Match]:
     bound = _bind(m, pattern.name, op)
     if bound is None:
         return
-    bound = Match(bound.root, bound.values, [*bound.ops, op])
+    if op not in bound.ops:  # a named op met twice (a DAG pattern) is one member
+        bound = Match(bound.root, bound.values, [*bound.ops, op])
     orders = permutations(op.operands, n) if pattern.commutative else [op.operands[:n]]
     for operands in orders:
         yield from _match_operands(list(zip(pattern.operands, operands)), op.parent, bound)

@@ -31,15 +31,62 @@ from xdsl.pattern_rewriter import (
 )
 
 from ge_dialect import ge
-from ge_dialect.patterns import Op, OpKind, matches
+from ge_dialect.patterns import ANY, Const, Maybe, Op, OpKind, matches
 
-ELEMENTWISE = (ge.ReluOp, ge.AddOp, ge.MulOp)
+RESHAPES = (ge.ReshapeOp, ge.FlattenOp)
+MATMULS = (ge.MatMulOp, ge.LinearOp)
+# Every op that maps elements one to one: a chain of them is one vector pass.
+ELEMENTWISE = (ge.UnaryElementwiseOp, ge.BinaryElementwiseOp, ge.WhereOp, ge.CastOp)
+
+
+def viewed(pattern: Op) -> Maybe:
+    """`pattern`, maybe seen through a reshape: torch.export wraps batched and
+    3-D matmuls in views (flatten -> matmul -> reshape)."""
+    return Maybe(Op(RESHAPES, pattern))
+
+
+def conv_then(activation: OpKind) -> Op:
+    """An activation right after a conv (and its bias, a conv operand)."""
+    return Op(activation, Op(ge.Conv2dOp))
+
+
+# torch.export's core ATen writes silu as x * sigmoid(x) and hardswish as
+# x * clamp(x + 3, 0, 6) / 6 (clamp_min then clamp_max): DAG patterns, the
+# conv named so that both of its uses are the same op.
+CONV = Op(ge.Conv2dOp, name="conv")
+SILU_OF_CONV = Op(ge.MulOp, CONV, Op(ge.SigmoidOp, CONV), commutative=True)
+HARDSWISH_OF_CONV = Op(ge.DivOp, Op(ge.MulOp, CONV, Op(ge.ClampOp, Maybe(Op(
+    ge.ClampOp, Op(ge.AddOp, CONV, Const())))), commutative=True), Const())
+
+
+def matmul_plus_bias() -> Op:
+    return Op(ge.AddOp, viewed(Op(MATMULS)), ANY, commutative=True)
+
+
+# Attention scores: q @ k^T, maybe viewed back to heads, maybe scaled by a constant.
+SCORES = Maybe(Op((ge.DivOp, ge.MulOp), viewed(Op(ge.MatMulOp)), Const()))
+
+
+def attention(masked: Maybe | Op) -> Op:
+    """softmax(masked scores) @ v, the whole block as one group."""
+    return Op(ge.MatMulOp, viewed(Op(ge.SoftmaxOp, masked)))
 
 
 def same_shape_operands(ops: Sequence[Operation]) -> bool:
     """The residual add must not broadcast: both inputs have the conv's shape."""
     add = next(op for op in ops if isinstance(op, ge.AddOp))
     return add.lhs.type == add.rhs.type
+
+
+def adds_a_bias(ops: Sequence[Operation]) -> bool:
+    """The add's outside operand is a bias: one value per output column,
+    broadcast over the rows (shape [N] or [1, ..., 1, N])."""
+    add = next(op for op in ops if isinstance(op, ge.AddOp))
+    (bias,) = [v for v in add.operands if not (isinstance(v, OpResult) and v.op in ops)] or [None]
+    if bias is None:
+        return False
+    shape, out = ge.shape_of(bias), ge.shape_of(add.output)
+    return bool(shape) and shape[-1] == out[-1] and all(d == 1 for d in shape[:-1])
 
 
 @dataclass(frozen=True)
@@ -54,11 +101,30 @@ class FusionRule:
     repeat: OpKind | None = None
 
 
+# Tried in this order at each root; a rule never takes an op that an earlier
+# rule would root a group at, so the order is the priority.
 RULES: tuple[FusionRule, ...] = (
+    # q @ k^T (/ scale) (+ mask) -> softmax -> @ v; scale, mask and views optional
+    FusionRule("attention", attention(Maybe(Op(ge.AddOp, SCORES, ANY, commutative=True)))),
+    # the same with masked_fill's mask: where(mask, fill, scores)
+    FusionRule("attention_masked_fill", attention(Op(ge.WhereOp, ANY, ANY, SCORES))),
     FusionRule("conv2d_batch_norm_relu", Op(ge.ReluOp, Op(ge.BatchNormOp, Op(ge.Conv2dOp)))),
     FusionRule("conv2d_add_relu", Op(ge.ReluOp, Op(ge.AddOp, Op(ge.Conv2dOp), commutative=True)),
                same_shape_operands),
-    FusionRule("conv2d_relu", Op(ge.ReluOp, Op(ge.Conv2dOp))),
+    # a residual join without an activation (MobileNetV2's linear bottleneck)
+    FusionRule("conv2d_add", Op(ge.AddOp, Op(ge.Conv2dOp), ANY, commutative=True),
+               same_shape_operands),
+    FusionRule("conv2d_relu", conv_then(ge.ReluOp)),
+    FusionRule("conv2d_clamp", conv_then(ge.ClampOp)),  # relu6 imports as clamp(0, 6)
+    FusionRule("conv2d_hardswish", conv_then(ge.HardswishOp)),
+    FusionRule("conv2d_hardswish_decomposed", HARDSWISH_OF_CONV),
+    FusionRule("conv2d_silu", conv_then(ge.SiluOp)),
+    FusionRule("conv2d_silu_decomposed", SILU_OF_CONV),
+    FusionRule("matmul_bias_gelu", Op(ge.GeluOp, viewed(matmul_plus_bias())), adds_a_bias),
+    FusionRule("matmul_bias", matmul_plus_bias(), adds_a_bias),
+    FusionRule("matmul_gelu", Op(ge.GeluOp, viewed(Op(MATMULS)))),  # nn.Linear's bias is inside
+    # BERT's "Add & Norm", with any elementwise prologue (embedding sums)
+    FusionRule("add_layer_norm", Op(ge.LayerNormOp, Op(ge.AddOp)), repeat=ELEMENTWISE),
     FusionRule("elementwise", Op(ELEMENTWISE, Op(ELEMENTWISE), commutative=True),
                repeat=ELEMENTWISE),
 )
@@ -98,16 +164,23 @@ def _rejection(members: list[Operation], claimed: Claimed) -> str | None:
 
 
 def _extend(members: list[Operation], kind: OpKind, max_size: int, claimed: Claimed) -> None:
-    """Grow a chain backwards through single-user producers of `kind`."""
+    """Grow the group through producers of `kind`, of any member, whose users are
+    all in the group: chains (and trees) of any length, up to `max_size` ops.
+    Since only the root has users outside, no outside op can sit between two
+    members, so this never makes a cycle."""
+    block = members[-1].parent
+
+    def with_(p: Operation) -> list[Operation]:
+        return sorted([p, *members], key=block.get_operation_index)
+
     while len(members) < max_size:
-        first = members[0]
-        producers = [v.op for v in first.operands if isinstance(v, OpResult)
-                     and isinstance(v.op, kind) and v.op.parent is first.parent]
-        grown = next((p for p in producers
-                      if _rejection([p, *members], claimed) is None), None)
+        producers = (v.op for op in members for v in op.operands
+                     if isinstance(v, OpResult) and isinstance(v.op, kind)
+                     and v.op.parent is block and v.op not in members)
+        grown = next((g for g in map(with_, producers) if _rejection(g, claimed) is None), None)
         if grown is None:
             return
-        members.insert(0, grown)
+        members[:] = grown
 
 
 def match_group(root: Operation, rule: FusionRule, max_size: int,

@@ -78,3 +78,27 @@ def test_ge_opt_writes_the_report(tmp_path, pipeline):
     by_name = {entry["name"]: entry for entry in report["rules"]}
     expected = "conv2d_relu" if pipeline == "ge-O3" else "conv2d_batch_norm_relu"
     assert by_name[expected]["applied"] == 1
+
+
+def test_resnet50_report_lists_every_rule_and_compiles_to_at_most_60_tasks(tmp_path):
+    """The zoo's full ResNet-50 under ge-O3: the report has every rule of RULES,
+    in order, with its counts; the conv rules fire on every block; no batch norm
+    is left, and lowering gives at most 60 tasks (53 convs + pool + fc is the floor)."""
+    from ge_dialect import ascend, ge
+    from npu_graph.compiler import lower
+    from test.models import ZOO
+
+    model, inputs = ZOO["resnet50"]()
+    path = tmp_path / "report.json"
+    module = optimize(import_model(model, inputs), f'ge-O3{{fusion-report="{path}"}}')
+    report = json.loads(path.read_text())
+    assert [entry["name"] for entry in report["rules"]] == [r.name for r in RULES]
+    for entry in report["rules"]:
+        assert 0 <= entry["applied"] <= entry["matched"]
+        assert len(entry["rejected"]) == entry["matched"] - entry["applied"]
+    applied = {entry["name"]: entry["applied"] for entry in report["rules"]}
+    assert applied["conv2d_add_relu"] == 16  # one residual join per bottleneck
+    assert applied["conv2d_relu"] == 33      # the stem and two per bottleneck
+    assert not [op for op in module.walk() if isinstance(op, ge.BatchNormOp)]
+    tasks = [op for op in lower(module).walk() if isinstance(op, ascend.TaskOp)]
+    assert len(tasks) <= 60

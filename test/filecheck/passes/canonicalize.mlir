@@ -92,3 +92,74 @@ func.func @cast_pairs(%h: tensor<4xf16>, %x: tensor<4xf32>) -> (tensor<4xf16>, t
   %round = ge.cast %n : tensor<4xf16> -> tensor<4xf32>
   func.return %back, %wide, %round : tensor<4xf16>, tensor<4xf64>, tensor<4xf32>
 }
+
+// -----
+
+// transpose(transpose(x)) composes into one transpose; when the composition is
+// the identity both go, and so does a lone identity transpose.
+// CHECK-LABEL: func.func @transposes
+// CHECK-NEXT:    %[[T:[^ ]*]] = ge.transpose %x {permutation = array<i64: 0, 2, 3, 1>} : tensor<2x3x4x5xf32> -> tensor<2x4x5x3xf32>
+// CHECK-NEXT:    func.return %[[T]], %x, %x :
+func.func @transposes(%x: tensor<2x3x4x5xf32>) -> (tensor<2x4x5x3xf32>, tensor<2x3x4x5xf32>, tensor<2x3x4x5xf32>) {
+  %a = ge.transpose %x {permutation = array<i64: 0, 2, 1, 3>} : tensor<2x3x4x5xf32> -> tensor<2x4x3x5xf32>
+  %b = ge.transpose %a {permutation = array<i64: 0, 1, 3, 2>} : tensor<2x4x3x5xf32> -> tensor<2x4x5x3xf32>
+  %c = ge.transpose %a {permutation = array<i64: 0, 2, 1, 3>} : tensor<2x4x3x5xf32> -> tensor<2x3x4x5xf32>
+  %d = ge.transpose %x {permutation = array<i64: 0, 1, 2, 3>} : tensor<2x3x4x5xf32> -> tensor<2x3x4x5xf32>
+  func.return %b, %c, %d : tensor<2x4x5x3xf32>, tensor<2x3x4x5xf32>, tensor<2x3x4x5xf32>
+}
+
+// -----
+
+// Negative: one real transpose stays; a transpose whose input is not a
+// transpose stays even when composed with a later one elsewhere.
+// CHECK-LABEL: func.func @one_transpose
+// CHECK-NEXT:    %[[A:[^ ]*]] = ge.transpose %x {permutation = array<i64: 1, 0>}
+// CHECK-NEXT:    %[[B:[^ ]*]] = ge.relu %[[A]]
+// CHECK-NEXT:    %[[C:[^ ]*]] = ge.transpose %[[B]] {permutation = array<i64: 1, 0>}
+// CHECK-NEXT:    func.return %[[C]] :
+func.func @one_transpose(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %a = ge.transpose %x {permutation = array<i64: 1, 0>} : tensor<2x3xf32> -> tensor<3x2xf32>
+  %b = ge.relu %a : tensor<3x2xf32>
+  %c = ge.transpose %b {permutation = array<i64: 1, 0>} : tensor<3x2xf32> -> tensor<2x3xf32>
+  func.return %c : tensor<2x3xf32>
+}
+
+// -----
+
+// A cast to the element type the value already has is removed; a real one stays.
+// CHECK-LABEL: func.func @casts
+// CHECK-NEXT:    %[[C:[^ ]*]] = ge.cast %i : tensor<4xi64> -> tensor<4xf32>
+// CHECK-NEXT:    func.return %x, %[[C]] :
+func.func @casts(%x: tensor<4xf32>, %i: tensor<4xi64>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %a = ge.cast %x : tensor<4xf32> -> tensor<4xf32>
+  %b = ge.cast %i : tensor<4xi64> -> tensor<4xf32>
+  func.return %a, %b : tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// A slice over the whole dim (end at or past its size, or "to the end" on a
+// dynamic dim) is removed.
+// CHECK-LABEL: func.func @full_slices
+// CHECK-NEXT:    func.return %x, %x, %d :
+func.func @full_slices(%x: tensor<2x8xf32>, %d: tensor<?x8xf32>) -> (tensor<2x8xf32>, tensor<2x8xf32>, tensor<?x8xf32>) {
+  %a = ge.slice %x {dim = 1 : i64, start = 0 : i64, end = 8 : i64, step = 1 : i64} : tensor<2x8xf32> -> tensor<2x8xf32>
+  %b = ge.slice %x {dim = -2 : i64, start = 0 : i64, end = 100 : i64, step = 1 : i64} : tensor<2x8xf32> -> tensor<2x8xf32>
+  %c = ge.slice %d {dim = 0 : i64, start = 0 : i64, end = 9223372036854775807 : i64, step = 1 : i64} : tensor<?x8xf32> -> tensor<?x8xf32>
+  func.return %a, %b, %c : tensor<2x8xf32>, tensor<2x8xf32>, tensor<?x8xf32>
+}
+
+// -----
+
+// Negative: slices that drop elements, a step, a finite end on a dynamic dim,
+// and a run-time end all stay.
+// CHECK-LABEL: func.func @partial_slices
+// CHECK-COUNT-4: ge.slice
+// CHECK-NOT:     ge.slice
+func.func @partial_slices(%x: tensor<2x8xf32>, %d: tensor<?x8xf32>, %t: tensor<i64>) -> (tensor<2x7xf32>, tensor<2x4xf32>, tensor<?x8xf32>, tensor<?x8xf32>) {
+  %a = ge.slice %x {dim = 1 : i64, start = 1 : i64, end = 8 : i64, step = 1 : i64} : tensor<2x8xf32> -> tensor<2x7xf32>
+  %b = ge.slice %x {dim = 1 : i64, start = 0 : i64, end = 8 : i64, step = 2 : i64} : tensor<2x8xf32> -> tensor<2x4xf32>
+  %c = ge.slice %d {dim = 0 : i64, start = 0 : i64, end = 5 : i64, step = 1 : i64} : tensor<?x8xf32> -> tensor<?x8xf32>
+  %e = ge.slice %d end(%t : tensor<i64>) {dim = 0 : i64, start = 0 : i64, end = 9223372036854775807 : i64, step = 1 : i64} : tensor<?x8xf32> -> tensor<?x8xf32>
+  func.return %a, %b, %c, %e : tensor<2x7xf32>, tensor<2x4xf32>, tensor<?x8xf32>, tensor<?x8xf32>
+}

@@ -146,3 +146,333 @@ func.func @no_chain(%x: tensor<1x1x4x4xf32>) -> tensor<1x2x2x2xf32> {
   %r = ge.relu %p : tensor<1x2x2x2xf32>
   func.return %r : tensor<1x2x2x2xf32>
 }
+
+// -----
+
+// conv2d_add: a residual join with no activation after it (MobileNetV2).
+// CHECK-LABEL: func.func @residual_no_relu
+// CHECK-NEXT:    %[[W:[^ ]*]] = ge.const
+// CHECK-NEXT:    %[[F:[^ ]*]] = ge.fused "conv2d_add"(%x, %[[W]], %skip)
+// CHECK-NEXT:    ^bb0
+// CHECK-NEXT:      ge.conv2d
+// CHECK-NEXT:      ge.add
+// CHECK-NEXT:      ge.yield
+// CHECK-NEXT:    }
+// CHECK-NEXT:    func.return %[[F]] :
+func.func @residual_no_relu(%x: tensor<1x2x4x4xf32>, %skip: tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32> {
+  %w = ge.const dense<1.0> : tensor<2x2x1x1xf32>
+  %c = ge.conv2d %x, %w {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : tensor<1x2x4x4xf32>, tensor<2x2x1x1xf32> -> tensor<1x2x4x4xf32>
+  %a = ge.add %skip, %c : tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32> -> tensor<1x2x4x4xf32>
+  func.return %a : tensor<1x2x4x4xf32>
+}
+
+// -----
+
+// Negative for conv2d_add: the add broadcasts, so it is no residual join; the
+// conv's other user keeps it out of any group as well.
+// CHECK-LABEL: func.func @not_residual
+// CHECK:         ge.conv2d
+// CHECK-NEXT:    ge.add
+// CHECK-NEXT:    ge.conv2d
+// CHECK-NEXT:    ge.add
+// CHECK-NOT:     ge.fused
+func.func @not_residual(%x: tensor<1x2x4x4xf32>, %s: tensor<2x1x1xf32>, %skip: tensor<1x2x4x4xf32>) -> (tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>) {
+  %w = ge.const dense<1.0> : tensor<2x2x1x1xf32>
+  %c = ge.conv2d %x, %w {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : tensor<1x2x4x4xf32>, tensor<2x2x1x1xf32> -> tensor<1x2x4x4xf32>
+  %a = ge.add %c, %s : tensor<1x2x4x4xf32>, tensor<2x1x1xf32> -> tensor<1x2x4x4xf32>
+  %d = ge.conv2d %x, %w {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : tensor<1x2x4x4xf32>, tensor<2x2x1x1xf32> -> tensor<1x2x4x4xf32>
+  %b = ge.add %d, %skip : tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32> -> tensor<1x2x4x4xf32>
+  func.return %a, %b, %d : tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>
+}
+
+// -----
+
+// Conv epilogues: relu6 (imported as clamp(0, 6)), any clamp, hardswish, silu.
+// CHECK-LABEL: func.func @conv_epilogues
+// CHECK:         ge.fused "conv2d_clamp"
+// CHECK:           ge.clamp %{{.*}} {min = 0.000000e+00 : f64, max = 6.000000e+00 : f64}
+// CHECK:         ge.fused "conv2d_clamp"
+// CHECK:           ge.clamp %{{.*}} {min = -1.000000e+00 : f64}
+// CHECK:         ge.fused "conv2d_hardswish"
+// CHECK:           ge.hardswish
+// CHECK:         ge.fused "conv2d_silu"
+// CHECK:           ge.silu
+func.func @conv_epilogues(%x: tensor<1x1x4x4xf32>) -> (tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>) {
+  %w = ge.const dense<1.0> : tensor<2x1x1x1xf32>
+  %b = ge.const dense<0.5> : tensor<2xf32>
+  %c1 = ge.conv2d %x, %w, %b {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : tensor<1x1x4x4xf32>, tensor<2x1x1x1xf32>, tensor<2xf32> -> tensor<1x2x4x4xf32>
+  %r6 = ge.clamp %c1 {min = 0.0 : f64, max = 6.0 : f64} : tensor<1x2x4x4xf32>
+  %c2 = ge.conv2d %x, %w, %b {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : tensor<1x1x4x4xf32>, tensor<2x1x1x1xf32>, tensor<2xf32> -> tensor<1x2x4x4xf32>
+  %cl = ge.clamp %c2 {min = -1.0 : f64} : tensor<1x2x4x4xf32>
+  %c3 = ge.conv2d %x, %w, %b {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : tensor<1x1x4x4xf32>, tensor<2x1x1x1xf32>, tensor<2xf32> -> tensor<1x2x4x4xf32>
+  %hs = ge.hardswish %c3 : tensor<1x2x4x4xf32>
+  %c4 = ge.conv2d %x, %w, %b {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : tensor<1x1x4x4xf32>, tensor<2x1x1x1xf32>, tensor<2xf32> -> tensor<1x2x4x4xf32>
+  %si = ge.silu %c4 : tensor<1x2x4x4xf32>
+  func.return %r6, %cl, %hs, %si : tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>
+}
+
+// -----
+
+// The forms torch.export's core ATen writes: silu as x * sigmoid(x), hardswish
+// as x * clamp(x + 3, 0, 6) / 6; the conv has two users, both in the group.
+// CHECK-LABEL: func.func @conv_decomposed_epilogues
+// CHECK:         ge.fused "conv2d_silu_decomposed"
+// CHECK-NEXT:    ^bb0
+// CHECK-NEXT:      ge.conv2d
+// CHECK-NEXT:      ge.sigmoid
+// CHECK-NEXT:      ge.mul
+// CHECK-NEXT:      ge.yield
+// CHECK:         ge.fused "conv2d_hardswish_decomposed"
+// CHECK-NEXT:    ^bb0
+// CHECK-NEXT:      ge.conv2d
+// CHECK-NEXT:      ge.add
+// CHECK-NEXT:      ge.clamp
+// CHECK-NEXT:      ge.clamp
+// CHECK-NEXT:      ge.mul
+// CHECK-NEXT:      ge.div
+// CHECK-NEXT:      ge.yield
+func.func @conv_decomposed_epilogues(%x: tensor<1x1x4x4xf32>) -> (tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>) {
+  %w = ge.const dense<1.0> : tensor<2x1x1x1xf32>
+  %three = ge.const dense<3.0> : tensor<f32>
+  %six = ge.const dense<6.0> : tensor<f32>
+  %c1 = ge.conv2d %x, %w {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : tensor<1x1x4x4xf32>, tensor<2x1x1x1xf32> -> tensor<1x2x4x4xf32>
+  %s1 = ge.sigmoid %c1 : tensor<1x2x4x4xf32>
+  %m1 = ge.mul %c1, %s1 : tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32> -> tensor<1x2x4x4xf32>
+  %c2 = ge.conv2d %x, %w {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : tensor<1x1x4x4xf32>, tensor<2x1x1x1xf32> -> tensor<1x2x4x4xf32>
+  %a2 = ge.add %c2, %three : tensor<1x2x4x4xf32>, tensor<f32> -> tensor<1x2x4x4xf32>
+  %lo = ge.clamp %a2 {min = 0.0 : f64} : tensor<1x2x4x4xf32>
+  %hi = ge.clamp %lo {max = 6.0 : f64} : tensor<1x2x4x4xf32>
+  %m2 = ge.mul %c2, %hi : tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32> -> tensor<1x2x4x4xf32>
+  %d2 = ge.div %m2, %six : tensor<1x2x4x4xf32>, tensor<f32> -> tensor<1x2x4x4xf32>
+  func.return %m1, %d2 : tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>
+}
+
+// -----
+
+// Negative: x * sigmoid(y) of two different convs is no silu: the convs stay
+// apart and the sigmoid and mul form an elementwise group.
+// CHECK-LABEL: func.func @not_silu
+// CHECK:         ge.conv2d
+// CHECK-NEXT:    ge.conv2d
+// CHECK-NEXT:    ge.fused "elementwise"
+// CHECK-NOT:     "conv2d_silu
+func.func @not_silu(%x: tensor<1x1x4x4xf32>) -> tensor<1x2x4x4xf32> {
+  %w = ge.const dense<1.0> : tensor<2x1x1x1xf32>
+  %c1 = ge.conv2d %x, %w {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : tensor<1x1x4x4xf32>, tensor<2x1x1x1xf32> -> tensor<1x2x4x4xf32>
+  %c2 = ge.conv2d %x, %w {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : tensor<1x1x4x4xf32>, tensor<2x1x1x1xf32> -> tensor<1x2x4x4xf32>
+  %s = ge.sigmoid %c2 : tensor<1x2x4x4xf32>
+  %m = ge.mul %c1, %s : tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32> -> tensor<1x2x4x4xf32>
+  func.return %m : tensor<1x2x4x4xf32>
+}
+
+// -----
+
+// Negative: an activation that is not an epilogue rule's (sigmoid) stays apart
+// from the conv.
+// CHECK-LABEL: func.func @conv_sigmoid
+// CHECK:         ge.conv2d
+// CHECK-NEXT:    ge.sigmoid
+// CHECK-NOT:     ge.fused
+func.func @conv_sigmoid(%x: tensor<1x1x4x4xf32>) -> tensor<1x2x4x4xf32> {
+  %w = ge.const dense<1.0> : tensor<2x1x1x1xf32>
+  %c = ge.conv2d %x, %w {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : tensor<1x1x4x4xf32>, tensor<2x1x1x1xf32> -> tensor<1x2x4x4xf32>
+  %s = ge.sigmoid %c : tensor<1x2x4x4xf32>
+  func.return %s : tensor<1x2x4x4xf32>
+}
+
+// -----
+
+// matmul_bias and matmul_bias_gelu: a matmul (through a view) plus a bias of
+// one value per column, then maybe GELU; matmul_gelu: nn.Linear (its bias is
+// an operand) as torch.export writes it for 3-D input, then GELU.
+// CHECK-LABEL: func.func @matmul_bias
+// CHECK:         %[[A:[^ ]*]] = ge.fused "matmul_bias"(%x, %w, %b)
+// CHECK-NEXT:    ^bb0
+// CHECK-NEXT:      ge.matmul
+// CHECK-NEXT:      ge.add
+// CHECK-NEXT:      ge.yield
+// CHECK:         %[[G:[^ ]*]] = ge.fused "matmul_bias_gelu"(%x, %w, %b)
+// CHECK-NEXT:    ^bb0
+// CHECK-NEXT:      ge.matmul
+// CHECK-NEXT:      ge.reshape
+// CHECK-NEXT:      ge.add
+// CHECK-NEXT:      ge.gelu
+// CHECK-NEXT:      ge.yield
+// CHECK:         %[[L:[^ ]*]] = ge.fused "matmul_gelu"(%x, %lw, %b)
+// CHECK-NEXT:    ^bb0
+// CHECK-NEXT:      ge.linear
+// CHECK-NEXT:      ge.reshape
+// CHECK-NEXT:      ge.gelu
+// CHECK-NEXT:      ge.yield
+func.func @matmul_bias(%x: tensor<6x4xf32>, %w: tensor<4x8xf32>, %b: tensor<8xf32>, %lw: tensor<8x4xf32>) -> (tensor<6x8xf32>, tensor<2x3x8xf32>, tensor<2x3x8xf32>) {
+  %m = ge.matmul %x, %w : tensor<6x4xf32>, tensor<4x8xf32> -> tensor<6x8xf32>
+  %a = ge.add %m, %b : tensor<6x8xf32>, tensor<8xf32> -> tensor<6x8xf32>
+  %m2 = ge.matmul %x, %w : tensor<6x4xf32>, tensor<4x8xf32> -> tensor<6x8xf32>
+  %v2 = ge.reshape %m2 : tensor<6x8xf32> -> tensor<2x3x8xf32>
+  %a2 = ge.add %b, %v2 : tensor<8xf32>, tensor<2x3x8xf32> -> tensor<2x3x8xf32>
+  %g2 = ge.gelu %a2 {approximate = "none"} : tensor<2x3x8xf32>
+  %l = ge.linear %x, %lw, %b : tensor<6x4xf32>, tensor<8x4xf32>, tensor<8xf32> -> tensor<6x8xf32>
+  %v3 = ge.reshape %l : tensor<6x8xf32> -> tensor<2x3x8xf32>
+  %g3 = ge.gelu %v3 {approximate = "tanh"} : tensor<2x3x8xf32>
+  func.return %a, %g2, %g3 : tensor<6x8xf32>, tensor<2x3x8xf32>, tensor<2x3x8xf32>
+}
+
+// -----
+
+// Negative for matmul_bias: an add of a full-size tensor (a residual) or of a
+// per-row vector is no bias; then the add joins nothing (one elementwise op).
+// CHECK-LABEL: func.func @matmul_not_bias
+// CHECK:         ge.matmul
+// CHECK-NEXT:    ge.add
+// CHECK-NEXT:    ge.matmul
+// CHECK-NEXT:    ge.add
+// CHECK-NOT:     ge.fused
+func.func @matmul_not_bias(%x: tensor<6x4xf32>, %w: tensor<4x8xf32>, %r: tensor<6x8xf32>, %c: tensor<6x1xf32>) -> (tensor<6x8xf32>, tensor<6x8xf32>) {
+  %m = ge.matmul %x, %w : tensor<6x4xf32>, tensor<4x8xf32> -> tensor<6x8xf32>
+  %a = ge.add %m, %r : tensor<6x8xf32>, tensor<6x8xf32> -> tensor<6x8xf32>
+  %m2 = ge.matmul %x, %w : tensor<6x4xf32>, tensor<4x8xf32> -> tensor<6x8xf32>
+  %a2 = ge.add %m2, %c : tensor<6x8xf32>, tensor<6x1xf32> -> tensor<6x8xf32>
+  func.return %a, %a2 : tensor<6x8xf32>, tensor<6x8xf32>
+}
+
+// -----
+
+// add_layer_norm: BERT's "Add & Norm", taking the elementwise ops before the
+// add along (the embedding sum).
+// CHECK-LABEL: func.func @add_norm
+// CHECK:         %[[N:[^ ]*]] = ge.fused "add_layer_norm"(%x, %y, %z, %g, %b)
+// CHECK-NEXT:    ^bb0
+// CHECK-NEXT:      ge.add
+// CHECK-NEXT:      ge.add
+// CHECK-NEXT:      ge.layer_norm
+// CHECK-NEXT:      ge.yield
+// CHECK-NEXT:    }
+// CHECK-NEXT:    func.return %[[N]] :
+func.func @add_norm(%x: tensor<2x3x8xf32>, %y: tensor<2x3x8xf32>, %z: tensor<2x3x8xf32>) -> tensor<2x3x8xf32> {
+  %g = ge.const dense<1.5> : tensor<8xf32>
+  %b = ge.const dense<0.5> : tensor<8xf32>
+  %a = ge.add %x, %y : tensor<2x3x8xf32>, tensor<2x3x8xf32> -> tensor<2x3x8xf32>
+  %s = ge.add %a, %z : tensor<2x3x8xf32>, tensor<2x3x8xf32> -> tensor<2x3x8xf32>
+  %n = ge.layer_norm %s, %g, %b {normalized_shape = array<i64: 8>, epsilon = 1.0e-12 : f64} : tensor<2x3x8xf32>, tensor<8xf32>, tensor<8xf32> -> tensor<2x3x8xf32>
+  func.return %n : tensor<2x3x8xf32>
+}
+
+// -----
+
+// Negative: a pre-norm residual stream (GPT-2) reads the sum twice, so the add
+// stays outside the layer_norm.
+// CHECK-LABEL: func.func @pre_norm
+// CHECK:         %[[A:[^ ]*]] = ge.add
+// CHECK-NEXT:    ge.layer_norm %[[A]]
+// CHECK-NOT:     ge.fused
+func.func @pre_norm(%x: tensor<2x3x8xf32>, %y: tensor<2x3x8xf32>) -> (tensor<2x3x8xf32>, tensor<2x3x8xf32>) {
+  %a = ge.add %x, %y : tensor<2x3x8xf32>, tensor<2x3x8xf32> -> tensor<2x3x8xf32>
+  %n = ge.layer_norm %a {normalized_shape = array<i64: 8>, epsilon = 1.0e-05 : f64} : tensor<2x3x8xf32> -> tensor<2x3x8xf32>
+  func.return %n, %a : tensor<2x3x8xf32>, tensor<2x3x8xf32>
+}
+
+// -----
+
+// attention: q @ k^T -> / sqrt(d) -> + mask -> softmax -> @ v as one group,
+// with the views torch.export puts around batched matmuls (BERT's block).
+// CHECK-LABEL: func.func @attention
+// CHECK:         %[[A:[^ ]*]] = ge.fused "attention"(%q, %kt, %scale, %mask, %v)
+// CHECK-NEXT:    ^bb0
+// CHECK-NEXT:      ge.matmul
+// CHECK-NEXT:      ge.reshape
+// CHECK-NEXT:      ge.div
+// CHECK-NEXT:      ge.add
+// CHECK-NEXT:      ge.softmax
+// CHECK-NEXT:      ge.flatten
+// CHECK-NEXT:      ge.matmul
+// CHECK-NEXT:      ge.yield
+// CHECK-NEXT:    }
+// CHECK-NEXT:    func.return %[[A]] :
+func.func @attention(%q: tensor<4x3x8xf32>, %kt: tensor<4x8x3xf32>, %v: tensor<4x3x8xf32>, %mask: tensor<2x1x1x3xf32>) -> tensor<4x3x8xf32> {
+  %scale = ge.const dense<2.828427> : tensor<f32>
+  %s = ge.matmul %q, %kt : tensor<4x3x8xf32>, tensor<4x8x3xf32> -> tensor<4x3x3xf32>
+  %h = ge.reshape %s : tensor<4x3x3xf32> -> tensor<2x2x3x3xf32>
+  %d = ge.div %h, %scale : tensor<2x2x3x3xf32>, tensor<f32> -> tensor<2x2x3x3xf32>
+  %m = ge.add %d, %mask : tensor<2x2x3x3xf32>, tensor<2x1x1x3xf32> -> tensor<2x2x3x3xf32>
+  %p = ge.softmax %m {dim = -1 : i64} : tensor<2x2x3x3xf32>
+  %f = ge.flatten %p {start_dim = 0 : i64, end_dim = 1 : i64} : tensor<2x2x3x3xf32> -> tensor<4x3x3xf32>
+  %o = ge.matmul %f, %v : tensor<4x3x3xf32>, tensor<4x3x8xf32> -> tensor<4x3x8xf32>
+  func.return %o : tensor<4x3x8xf32>
+}
+
+// -----
+
+// The same rule without scale, mask or views; attention_masked_fill for
+// masked_fill's where(mask, -inf, scores) (GPT-2's causal mask).
+// CHECK-LABEL: func.func @attention_variants
+// CHECK:         ge.fused "attention"(%q, %kt, %v)
+// CHECK-NEXT:    ^bb0
+// CHECK-NEXT:      ge.matmul
+// CHECK-NEXT:      ge.softmax
+// CHECK-NEXT:      ge.matmul
+// CHECK-NEXT:      ge.yield
+// CHECK:         ge.fused "attention_masked_fill"(%q, %kt, %scale, %causal, %ninf, %v)
+// CHECK-NEXT:    ^bb0
+// CHECK-NEXT:      ge.matmul
+// CHECK-NEXT:      ge.mul
+// CHECK-NEXT:      ge.where
+// CHECK-NEXT:      ge.softmax
+// CHECK-NEXT:      ge.matmul
+// CHECK-NEXT:      ge.yield
+func.func @attention_variants(%q: tensor<4x3x8xf32>, %kt: tensor<4x8x3xf32>, %v: tensor<4x3x8xf32>, %causal: tensor<3x3xi1>) -> (tensor<4x3x8xf32>, tensor<4x3x8xf32>) {
+  %s = ge.matmul %q, %kt : tensor<4x3x8xf32>, tensor<4x8x3xf32> -> tensor<4x3x3xf32>
+  %p = ge.softmax %s {dim = -1 : i64} : tensor<4x3x3xf32>
+  %o = ge.matmul %p, %v : tensor<4x3x3xf32>, tensor<4x3x8xf32> -> tensor<4x3x8xf32>
+  %scale = ge.const dense<0.35> : tensor<f32>
+  %ninf = ge.const dense<-1.0e+09> : tensor<f32>
+  %s2 = ge.matmul %q, %kt : tensor<4x3x8xf32>, tensor<4x8x3xf32> -> tensor<4x3x3xf32>
+  %d2 = ge.mul %s2, %scale : tensor<4x3x3xf32>, tensor<f32> -> tensor<4x3x3xf32>
+  %w2 = ge.where %causal, %ninf, %d2 : tensor<3x3xi1>, tensor<f32>, tensor<4x3x3xf32> -> tensor<4x3x3xf32>
+  %p2 = ge.softmax %w2 {dim = -1 : i64} : tensor<4x3x3xf32>
+  %o2 = ge.matmul %p2, %v : tensor<4x3x3xf32>, tensor<4x3x8xf32> -> tensor<4x3x8xf32>
+  func.return %o, %o2 : tensor<4x3x8xf32>, tensor<4x3x8xf32>
+}
+
+// -----
+
+// Negative: the probabilities are also returned, so the block cannot be one
+// op; the softmax stays, and the scores fuse no further than their own chain.
+// CHECK-LABEL: func.func @attention_probs_escape
+// CHECK:         ge.softmax
+// CHECK-NOT:     "attention
+func.func @attention_probs_escape(%q: tensor<4x3x8xf32>, %kt: tensor<4x8x3xf32>, %v: tensor<4x3x8xf32>) -> (tensor<4x3x8xf32>, tensor<4x3x3xf32>) {
+  %s = ge.matmul %q, %kt : tensor<4x3x8xf32>, tensor<4x8x3xf32> -> tensor<4x3x3xf32>
+  %p = ge.softmax %s {dim = -1 : i64} : tensor<4x3x3xf32>
+  %o = ge.matmul %p, %v : tensor<4x3x3xf32>, tensor<4x3x8xf32> -> tensor<4x3x8xf32>
+  func.return %o, %p : tensor<4x3x8xf32>, tensor<4x3x3xf32>
+}
+
+// -----
+
+// Elementwise groups take every unary and binary elementwise op (and where,
+// cast), in chains and trees; a value used outside stays the group's input.
+// CHECK-LABEL: func.func @elementwise_all
+// CHECK:         %[[E:[^ ]*]] = ge.exp %x
+// CHECK-NEXT:    %[[F:[^ ]*]] = ge.fused "elementwise"(%x, %y, %[[E]], %i)
+// CHECK-NEXT:    ^bb0
+// CHECK-NEXT:      ge.sub
+// CHECK-NEXT:      ge.sigmoid
+// CHECK-NEXT:      ge.div
+// CHECK-NEXT:      ge.tanh
+// CHECK-NEXT:      ge.cast
+// CHECK-NEXT:      ge.maximum
+// CHECK-NEXT:      ge.mul
+// CHECK-NEXT:      ge.yield
+// CHECK-NEXT:    }
+// CHECK-NEXT:    func.return %[[F]], %[[E]] :
+func.func @elementwise_all(%x: tensor<8xf32>, %y: tensor<8xf32>, %i: tensor<8xi64>) -> (tensor<8xf32>, tensor<8xf32>) {
+  %e = ge.exp %x : tensor<8xf32>
+  %0 = ge.sub %x, %y : tensor<8xf32>, tensor<8xf32> -> tensor<8xf32>
+  %1 = ge.sigmoid %0 : tensor<8xf32>
+  %2 = ge.div %1, %e : tensor<8xf32>, tensor<8xf32> -> tensor<8xf32>
+  %3 = ge.tanh %y : tensor<8xf32>
+  %4 = ge.cast %i : tensor<8xi64> -> tensor<8xf32>
+  %5 = ge.maximum %3, %4 : tensor<8xf32>, tensor<8xf32> -> tensor<8xf32>
+  %6 = ge.mul %2, %5 : tensor<8xf32>, tensor<8xf32> -> tensor<8xf32>
+  func.return %6, %e : tensor<8xf32>, tensor<8xf32>
+}
