@@ -442,14 +442,17 @@ class _Changes:
             return False
         if any(o is not op for o in self.modified):
             return False
-        return op.parent is not None and local_signature(op) == before
+        return before is not None and op.parent is not None and local_signature(op) == before
 
 
-def local_signature(op: Operation) -> tuple:
-    """`op` itself (operands by identity) and, if it has regions, their structure."""
+def local_signature(op: Operation) -> tuple | None:
+    """`op` itself, operands by identity; None for an op with regions (a function,
+    a fused group), whose structure would cost its size to compare: a rewrite
+    that reports a change of such an op is taken at its word."""
+    if op.regions:
+        return None
     return (op.name, tuple(id(v) for v in op.operands), tuple(r.type for r in op.results),
-            tuple(op.properties.items()), tuple(op.attributes.items()),
-            fingerprint(op) if op.regions else ())
+            tuple(op.properties.items()), tuple(op.attributes.items()))
 
 
 def fingerprint(op: Operation) -> tuple:
