@@ -268,14 +268,12 @@ def _observed_rewrite_region(walker: PatternRewriteWalker, region: Region) -> bo
     if s is None:
         return _WALK(walker, region)
     observer = _Observer(walker.pattern, s, region)
-    saved = walker.pattern, walker.post_walk_func
+    saved = walker.pattern
     walker.pattern = observer
-    if saved[1] is not None:
-        walker.post_walk_func = observer.around_post_walk(saved[1])
     try:
         changed = _WALK(walker, region)
     finally:
-        walker.pattern, walker.post_walk_func = saved
+        walker.pattern = saved
     if observer.failure is not None:
         raise observer.failure
     return changed
@@ -340,12 +338,6 @@ class _Observer(RewritePattern):
         if isinstance(pattern, CanonicalizationRewritePattern):
             return _Canonicalization(self)
         return _Named(pattern, self)
-
-    def around_post_walk(self, post: Callable) -> Callable:
-        def run(region, listener) -> bool:
-            return post(region, listener)
-
-        return run
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         s = self.session
