@@ -152,8 +152,25 @@ def matches(pattern: Op, root: Operation) -> Iterator[Match]:
     """Every structural match of `pattern` at `root` (use counts are the caller's business);
     `m.ops` is in program order."""
     for m in _match_op(pattern, root, Match(root)):
-        m.ops.sort(key=lambda op: op.parent.get_operation_index(op))
+        m.ops.sort(key=_distance_back_from(root, m.ops))
         yield m
+
+
+def _distance_back_from(root: Operation, ops: list[Operation]) -> Callable[[Operation], int]:
+    """Sort key putting `ops` (root and producers of it, in root's block) in program
+    order: minus the steps back from root to each. Walking back from root costs the
+    distance to the furthest producer; an index in the block would cost the block."""
+    steps: dict[Operation, int] = {}
+    left = set(ops)
+    op, n = root, 0
+    while op is not None and left:
+        if op in left:
+            steps[op] = n
+            left.discard(op)
+        op, n = op.prev_op, n + 1
+    if left:  # not all above root (IR mid-rewrite): fall back to block indices
+        return lambda o: o.parent.get_operation_index(o)
+    return lambda o: -steps[o]
 
 
 def match(pattern: Op, root: Operation) -> Match | None:

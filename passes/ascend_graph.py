@@ -100,6 +100,56 @@ def read_function(fn: func.FuncOp) -> FunctionGraph:
     return FunctionGraph(fn, tasks, buffers, preds, has_events)
 
 
+@dataclass
+class Clocks:
+    """Happens-before on the device as vector clocks: O(tasks x streams) memory.
+
+    Tasks before a given task on one stream form a prefix of that stream (a
+    stream runs in order), so the set of all tasks before `t` is one number
+    per stream: `seen[t][s]`, the position on stream `s` of the last task that
+    happens before `t` (-1 for none). Index `len(tasks)` is the caller, which
+    reads the outputs after every task, on a stream of its own.
+    """
+
+    stream: list[int]        # per task (and the caller): its stream, numbered 0..S-1
+    pos: list[int]           # per task: its position on its stream
+    seen: list[tuple[int, ...]]
+
+    @property
+    def caller(self) -> int:
+        return len(self.pos) - 1
+
+    def before(self, u: int, t: int) -> bool:
+        """u happens before t."""
+        return self.pos[u] <= self.seen[t][self.stream[u]]
+
+
+def clocks(streams: list[int], preds: list[list[int]]) -> Clocks:
+    """Vector clocks of tasks on `streams` waiting for `preds` (program order;
+    each task's list holds the previous task of its stream, as
+    ascend.task_predecessors gives)."""
+    ids = {s: k for k, s in enumerate(dict.fromkeys(streams))}
+    width = len(ids) + 1  # the caller's own stream last
+    stream = [ids[s] for s in streams] + [width - 1]
+    pos: list[int] = []
+    count = [0] * width
+    seen: list[tuple[int, ...]] = []
+    for t, ps in enumerate(preds):
+        pos.append(count[stream[t]])
+        count[stream[t]] += 1
+        clock = [-1] * width
+        for p in ps:
+            for s, k in enumerate(seen[p]):
+                if k > clock[s]:
+                    clock[s] = k
+            if pos[p] > clock[stream[p]]:
+                clock[stream[p]] = pos[p]
+        seen.append(tuple(clock))
+    pos.append(0)
+    seen.append(tuple(c - 1 for c in count[:-1]) + (-1,))
+    return Clocks(stream, pos, seen)
+
+
 def ancestors(preds: list[list[int]]) -> list[int]:
     """Bitset per task of every task that happens before it (preds in program order)."""
     anc: list[int] = []

@@ -268,14 +268,12 @@ def _observed_rewrite_region(walker: PatternRewriteWalker, region: Region) -> bo
     if s is None:
         return _WALK(walker, region)
     observer = _Observer(walker.pattern, s, region)
-    saved = walker.pattern, walker.post_walk_func
+    saved = walker.pattern
     walker.pattern = observer
-    if saved[1] is not None:
-        walker.post_walk_func = observer.around_post_walk(saved[1])
     try:
         changed = _WALK(walker, region)
     finally:
-        walker.pattern, walker.post_walk_func = saved
+        walker.pattern = saved
     if observer.failure is not None:
         raise observer.failure
     return changed
@@ -332,7 +330,6 @@ class _Observer(RewritePattern):
         self.cap = None
         if s.verify_each:
             self.cap = s.max_rewrites or 10 * sum(1 for _ in region.walk()) + 100
-        self._fingerprints: dict[int, tuple[Operation, tuple]] = {}
 
     def _credited(self, pattern: RewritePattern) -> RewritePattern:
         if isinstance(pattern, GreedyRewritePatternApplier):
@@ -342,45 +339,40 @@ class _Observer(RewritePattern):
             return _Canonicalization(self)
         return _Named(pattern, self)
 
-    def around_post_walk(self, post: Callable) -> Callable:
-        def run(region, listener) -> bool:
-            self._fingerprints.clear()  # it may change the IR behind our back
-            return post(region, listener)
-
-        return run
-
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         s = self.session
         if self.failure is not None or s.exhausted():
             return
-        anchor = before = None
+        changes = before = None
         if s.verify_each:
-            anchor = self._anchor(op)
-            before = self._fingerprint(anchor)
+            before = local_signature(op)
+            changes = _Changes(rewriter)
         had_uses = any(r.uses for r in op.results)
         what, where = describe(op), location_of(op)  # before the rewrite renames or erases it
         text = None
         if s.capture == s.rewrites + 1:
             what, text = describe(op, self.region), print_in_context(op, self.region)
         self.actor = None
-        self.pattern.match_and_rewrite(op, rewriter)
+        try:
+            self.pattern.match_and_rewrite(op, rewriter)
+        finally:
+            if changes is not None:
+                changes.detach()
         if not rewriter.has_done_action:
             return
         label = self.actor or ("fold" if had_uses else "erase-dead-op")
         app = s.record(label, what, where, text)
         if s.verify_each:
-            self._check(app, anchor, before)
+            self._check(app, op, before, changes)
 
-    def _check(self, app: Application, anchor: Operation, before: tuple) -> None:
-        self._fingerprints.clear()
-        if anchor.parent is not None:  # an erased anchor has changed
-            after = self._fingerprint(anchor)
-            if after == before:
-                self.failure = GuardError(
-                    f"pass '{app.pass_path}': pattern {app.pattern} reported a rewrite of "
-                    f"{app.op} but the IR did not change (report success only after "
-                    "changing the IR)")
-                return
+    def _check(self, app: Application, op: Operation, before: tuple,
+               changes: _Changes) -> None:
+        if changes.unchanged(op, before):
+            self.failure = GuardError(
+                f"pass '{app.pass_path}': pattern {app.pattern} reported a rewrite of "
+                f"{app.op} but the IR did not change (report success only after "
+                "changing the IR)")
+            return
         self.count += 1
         self.recent.append((app.pattern, app.op))
         if self.cap is not None and self.count > self.cap:
@@ -391,18 +383,68 @@ class _Observer(RewritePattern):
                 "rewrites; still firing: " + ", ".join(
                     f"{p} ({n}x, last on {last[p]})" for p, n in firing))
 
-    def _anchor(self, op: Operation) -> Operation:
-        """The outermost op enclosing `op` inside the walked region (its function)."""
-        while (parent := op.parent_op()) is not None and parent is not self.region.parent_op():
-            op = parent
-        return op
 
-    def _fingerprint(self, anchor: Operation) -> tuple:
-        cached = self._fingerprints.get(id(anchor))
-        if cached is None or cached[0] is not anchor:
-            cached = (anchor, fingerprint(anchor))
-            self._fingerprints[id(anchor)] = cached
-        return cached[1]
+
+class _Changes:
+    """What one rewrite did, as the rewriter's listener reports it.
+
+    Checking "did the IR change" this way costs what the rewrite touched;
+    fingerprinting the whole function before and after each rewrite costs
+    the function's size per rewrite, quadratic over a pass.
+    """
+
+    def __init__(self, rewriter: PatternRewriter):
+        self.rewriter = rewriter
+        self.inserted: list[Operation] = []
+        self.removed: list[Operation] = []
+        self.modified: list[Operation] = []
+        self.other = False  # replaced results or created blocks
+        self._hooks = [
+            (rewriter.operation_insertion_handler, self.inserted.append),
+            (rewriter.operation_removal_handler, self.removed.append),
+            (rewriter.operation_modification_handler, self.modified.append),
+            (rewriter.operation_replacement_handler, self._replaced),
+            (rewriter.block_creation_handler, self._block),
+        ]
+        for handlers, hook in self._hooks:
+            handlers.append(hook)
+
+    def _replaced(self, op: Operation, new_results) -> None:
+        self.other = True
+
+    def _block(self, block) -> None:
+        self.other = True
+
+    def detach(self) -> None:
+        for handlers, hook in self._hooks:
+            handlers.remove(hook)
+
+    def unchanged(self, op: Operation, before: tuple) -> bool:
+        """True if the rewrite provably left the IR as it was: nothing replaced,
+        every inserted op removed again, and the only modified op the matched
+        one, with its structure as before. Anything else counts as a change
+        (a replacement by an identical clone then shows as non-convergence)."""
+        if self.other:
+            return False
+        removed = set(self.removed)
+        if any(o not in removed for o in self.inserted):
+            return False
+        inserted = set(self.inserted)
+        if any(o not in inserted for o in self.removed):
+            return False
+        if any(o is not op for o in self.modified):
+            return False
+        return before is not None and op.parent is not None and local_signature(op) == before
+
+
+def local_signature(op: Operation) -> tuple | None:
+    """`op` itself, operands by identity; None for an op with regions (a function,
+    a fused group), whose structure would cost its size to compare: a rewrite
+    that reports a change of such an op is taken at its word."""
+    if op.regions:
+        return None
+    return (op.name, tuple(id(v) for v in op.operands), tuple(r.type for r in op.results),
+            tuple(op.properties.items()), tuple(op.attributes.items()))
 
 
 def fingerprint(op: Operation) -> tuple:

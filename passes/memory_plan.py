@@ -3,8 +3,10 @@ the no-fragmentation lower bound, and memory-aware task orders.
 
 An allocation (a buffer, or a group of buffers that share bytes because an
 elementwise task writes in place) is a size and the set of tasks that touch
-it, as a bitset over task indices; bit `n` (one past the last task) stands
-for the caller reading the function's outputs.
+it, as their sorted indices; index `n` (one past the last task) stands for
+the caller reading the function's outputs. Happens-before comes as vector
+clocks (one number per stream per task), never as sets of task pairs, so
+planning costs about the number of buffers times those open at once.
 
 Two allocations may share bytes only if one is entirely over before the
 other starts: every task touching the first happens before every task
@@ -14,7 +16,9 @@ by streams and events, so buffers of concurrent branches never share bytes.
 
 The lower bound is the heaviest set of allocations that pairwise conflict
 (no plan can overlap them): the peak of live bytes over program order for
-one stream, the heaviest antichain of the "over before" order for several.
+one stream, the heaviest antichain of the "over before" order for several
+(a max-flow over all ordered pairs, so for large graphs the pass falls back
+to the program-order peak, which is still a valid, possibly lower, bound).
 
 Assigners (both keep to this conflict relation; `auto` keeps the smaller arena):
 - greedy by size, best fit (TFLite's GreedyBySize, XLA's heap simulator):
@@ -28,6 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 Plan = list[int]  # offset per allocation
 
@@ -35,41 +40,87 @@ Plan = list[int]  # offset per allocation
 @dataclass(frozen=True)
 class Allocation:
     size: int
-    accesses: int  # bitset of task indices; bit n = the caller after the last task
+    tasks: tuple[int, ...]  # sorted indices of the tasks touching it; n = the caller
 
     @property
     def first(self) -> int:
-        return (self.accesses & -self.accesses).bit_length() - 1
+        return self.tasks[0]
 
     @property
     def last(self) -> int:
-        return self.accesses.bit_length() - 1
+        return self.tasks[-1]
 
 
-def _bits(mask: int):
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
+class Order(Protocol):
+    """Happens-before as vector clocks (passes/ascend_graph.py: Clocks)."""
+
+    stream: list[int]
+    pos: list[int]
+    seen: list[tuple[int, ...]]
 
 
-def precedence(allocs: Sequence[Allocation], anc: Sequence[int]) -> list[set[int]]:
-    """For each allocation, those it is over before: every task touching it happens
-    before every task touching them. `anc[t]` = tasks before t (len n + 1)."""
-    common = []
+def _summaries(allocs: Sequence[Allocation], order: Order
+               ) -> tuple[list[list[int]], list[list[int]]]:
+    """Per allocation and stream: the last position it touches (`last`, -1 if none)
+    and the stream prefix that happens before all of its tasks (`need`). Then
+    `a` is over before `b` exactly when last[a] <= need[b] on every stream."""
+    width = len(order.seen[0]) if order.seen else 0
+    lasts, needs = [], []
     for a in allocs:
-        bits = -1
-        for t in _bits(a.accesses):
-            bits &= anc[t]
-        common.append(bits)
-    return [{j for j in range(len(allocs)) if j != i and a.accesses & ~common[j] == 0}
-            for i, a in enumerate(allocs)]
+        last = [-1] * width
+        need = list(order.seen[a.tasks[0]])
+        for t in a.tasks:
+            s = order.stream[t]
+            if order.pos[t] > last[s]:
+                last[s] = order.pos[t]
+            for k, v in enumerate(order.seen[t]):
+                if v < need[k]:
+                    need[k] = v
+        lasts.append(last)
+        needs.append(need)
+    return lasts, needs
 
 
-def conflicts(before: Sequence[set[int]]) -> list[set[int]]:
-    """Pairs that may be live at the same time: neither is over before the other."""
-    return [{j for j in range(len(before)) if j != i and j not in after and i not in before[j]}
-            for i, after in enumerate(before)]
+def _le(a: Sequence[int], b: Sequence[int]) -> bool:
+    return all(x <= y for x, y in zip(a, b))
+
+
+def precedence(allocs: Sequence[Allocation], order: Order) -> list[set[int]]:
+    """For each allocation, those it is over before: every task touching it happens
+    before every task touching them. Quadratic: for the exact bound on small graphs."""
+    lasts, needs = _summaries(allocs, order)
+    return [{j for j in range(len(allocs)) if j != i and _le(lasts[i], needs[j])}
+            for i in range(len(allocs))]
+
+
+def conflicts(allocs: Sequence[Allocation], order: Order) -> list[set[int]]:
+    """Pairs that may be live at the same time: neither is over before the other.
+
+    A sweep in order of first use keeps the allocations that some later one
+    may still overlap; one leaves for good once the tasks that happen before
+    every task from here on cover it (`floor`). On one stream that is interval
+    overlap; the cost is the number of allocations open at once, not all pairs.
+    """
+    lasts, needs = _summaries(allocs, order)
+    n = len(order.seen)
+    width = len(order.seen[0]) if n else 0
+    floor: list[tuple[int, ...]] = [()] * (n + 1)
+    low = tuple([n] * width)
+    floor[n] = low
+    for t in reversed(range(n)):
+        low = tuple(min(x, y) for x, y in zip(low, order.seen[t]))
+        floor[t] = low
+    result: list[set[int]] = [set() for _ in allocs]
+    open_: list[int] = []
+    for b in sorted(range(len(allocs)), key=lambda i: (allocs[i].first, i)):
+        done = floor[allocs[b].first]
+        open_ = [a for a in open_ if not _le(lasts[a], done)]
+        for a in open_:
+            if not _le(lasts[a], needs[b]):
+                result[a].add(b)
+                result[b].add(a)
+        open_.append(b)
+    return result
 
 
 def live_peak(allocs: Sequence[Allocation]) -> tuple[int, int, list[int]]:
@@ -196,22 +247,19 @@ def best_fit(sizes: Sequence[int], conflict: list[set[int]], firsts: Sequence[in
 
 def size_class(sizes: Sequence[int], conflict: list[set[int]], firsts: Sequence[int]) -> Plan:
     """GE-style: reuse a free block of the same power-of-two class, else open one."""
-    tenants: list[list[int]] = []
-    block_class: list[int] = []
+    by_class: dict[int, list[int]] = {}  # size class -> its blocks
     block_size: list[int] = []
-    home = [0] * len(sizes)
+    home: list[int | None] = [None] * len(sizes)
     for i in sorted(range(len(sizes)), key=lambda i: (firsts[i], -sizes[i], i)):
         cls = (sizes[i] - 1).bit_length()
-        free = [k for k in range(len(tenants))
-                if block_class[k] == cls and conflict[i].isdisjoint(tenants[k])]
+        busy = {home[j] for j in conflict[i]}  # blocks holding a conflicting tenant
+        free = [k for k in by_class.get(cls, ()) if k not in busy]
         if free:
             k = min(free, key=lambda k: (abs(block_size[k] - sizes[i]), k))
         else:
-            k = len(tenants)
-            tenants.append([])
-            block_class.append(cls)
+            k = len(block_size)
+            by_class.setdefault(cls, []).append(k)
             block_size.append(0)
-        tenants[k].append(i)
         block_size[k] = max(block_size[k], sizes[i])
         home[i] = k
     starts, top = [], 0
@@ -269,7 +317,7 @@ def order_peak(order: Sequence[int], uses: Sequence[TaskUse], sizes: Sequence[in
             lo_hi[0] = min(lo_hi[0], position[t])
             lo_hi[1] = max(lo_hi[1], position[t])
     end = len(order)
-    allocs = [Allocation(sizes[b], (1 << lo) | (1 << (end if b in outputs else hi)))
+    allocs = [Allocation(sizes[b], (lo, end if b in outputs else hi))
               for b, (lo, hi) in span.items()]
     return live_peak(allocs)[0]
 

@@ -21,10 +21,13 @@ from xdsl.utils.exceptions import PassFailedException
 
 from ge_dialect import ascend, ge
 from passes import memory_plan
-from passes.ascend_graph import (FunctionGraph, ancestors, dependences, lowered_graphs,
+from passes.ascend_graph import (Clocks, FunctionGraph, clocks, dependences, lowered_graphs,
                                  read_function)
 
 MB = 2**20
+# Above this many allocations on several streams, the exact lower bound (a
+# max-flow over every ordered pair) gives way to the program-order peak.
+EXACT_BOUND_LIMIT = 500
 STRATEGIES = ("auto", *memory_plan.STRATEGIES)
 # Ops whose output element i depends only on element i of same-sized inputs (flat
 # index): a task made only of these may write its result over such an input.
@@ -48,7 +51,7 @@ def writes_by_index(task: ascend.TaskOp) -> bool:
                                                       for r in op.results) for op in ops)
 
 
-def in_place_sources(graph: FunctionGraph, anc: list[int]) -> dict[int, int]:
+def in_place_sources(graph: FunctionGraph, order: Clocks) -> dict[int, int]:
     """output buffer -> input buffer whose bytes it may take.
 
     Legal when the task has one output, computes by index, the input has the
@@ -68,11 +71,7 @@ def in_place_sources(graph: FunctionGraph, anc: list[int]) -> dict[int, int]:
                     or src.nbytes != out.nbytes
                     or src.op.output.type.element_type != out.op.output.type.element_type):
                 continue
-            others = 0
-            for u in src.writers + src.readers:
-                if u != t:
-                    others |= 1 << u
-            if others & ~anc[t] == 0:
+            if all(order.before(u, t) for u in src.writers + src.readers if u != t):
                 sources[task.writes[0]] = i
                 taken.add(i)
                 break
@@ -91,11 +90,14 @@ class MemoryPlan:
     naive: int
 
 
+def graph_clocks(graph: FunctionGraph) -> Clocks:
+    return clocks([t.stream for t in graph.tasks], graph.preds)
+
+
 def plan_graph(graph: FunctionGraph, strategy: str, in_place: bool) -> MemoryPlan:
     n = len(graph.tasks)
-    anc = ancestors(graph.preds)
-    anc.append((1 << n) - 1)  # the caller reads outputs after every task
-    sources = in_place_sources(graph, anc) if in_place else {}
+    order = graph_clocks(graph)
+    sources = in_place_sources(graph, order) if in_place else {}
     by_root: dict[int, list[int]] = {}
     for b in range(len(graph.buffers)):
         root = b
@@ -103,25 +105,34 @@ def plan_graph(graph: FunctionGraph, strategy: str, in_place: bool) -> MemoryPla
             root = sources[root]
         by_root.setdefault(root, []).append(b)
     groups = list(by_root.values())
+    # Contents that come from nowhere we see are kept for the whole run: the
+    # first and last task of every stream, and the caller.
+    firsts, lasts = {}, {}
+    for t, task in enumerate(graph.tasks):
+        firsts.setdefault(task.stream, t)
+        lasts[task.stream] = t
+    whole_run = {*firsts.values(), *lasts.values(), n}
     allocs = []
     for members in groups:
-        bits = 0
+        tasks: set[int] = set()
         for b in members:
             buf = graph.buffers[b]
-            if not buf.writers:  # contents come from nowhere we see: keep it for the whole run
-                bits |= (1 << (n + 1)) - 1
-            for u in buf.writers + buf.readers:
-                bits |= 1 << u
+            if not buf.writers:
+                tasks |= whole_run
+            tasks.update(buf.writers)
+            tasks.update(buf.readers)
             if buf.output:
-                bits |= 1 << n
-        allocs.append(memory_plan.Allocation(max(graph.buffers[b].size for b in members), bits))
-    before = memory_plan.precedence(allocs, anc)
-    conflict = memory_plan.conflicts(before)
+                tasks.add(n)
+        allocs.append(memory_plan.Allocation(max(graph.buffers[b].size for b in members),
+                                             tuple(sorted(tasks))))
+    conflict = memory_plan.conflicts(allocs, order)
     offsets, _ = memory_plan.plan(allocs, conflict, strategy)
     lower, at, live = memory_plan.live_peak(allocs)
     if len(graph.streams) > 1:  # program order no longer shows every overlap
-        lower, live = memory_plan.max_weight_antichain([a.size for a in allocs], before)
         at = None
+        if len(allocs) <= EXACT_BOUND_LIMIT:
+            lower, live = memory_plan.max_weight_antichain(
+                [a.size for a in allocs], memory_plan.precedence(allocs, order))
     return MemoryPlan(groups, allocs, offsets,
                       memory_plan.arena_size([a.size for a in allocs], offsets), lower, at,
                       live, sum(b.size for b in graph.buffers))
@@ -129,10 +140,10 @@ def plan_graph(graph: FunctionGraph, strategy: str, in_place: bool) -> MemoryPla
 
 def check_races(graph: FunctionGraph) -> None:
     """Every data dependence must be ordered on the device, or no plan is safe."""
-    anc = ancestors(graph.preds)
+    order = graph_clocks(graph)
     for t, deps in enumerate(dependences(graph, physical=False)):
         for u in sorted(deps):
-            if not anc[t] >> u & 1:
+            if not order.before(u, t):
                 a, b = graph.tasks[u], graph.tasks[t]
                 raise PassFailedException(
                     f"memory-reuse: task '{b.name}' (stream {b.stream}) uses a buffer that "

@@ -43,22 +43,39 @@ def event_edges(deps: Sequence[set[int]], stream_of: Sequence[int]) -> list[tupl
     `deps` given stream order. A dependence on an earlier task of the same stream
     is implied by stream order; one already implied by a later-kept event is dropped.
     Visiting a task's dependences latest first makes this exact: a path from u to
-    t through another dependence w needs w after u in program order."""
-    anc: list[int] = []
+    t through another dependence w needs w after u in program order.
+
+    What happens before a task is a prefix of every stream, so it is kept as one
+    position per stream (a vector clock), not as a set of tasks."""
+    ids = {s: k for k, s in enumerate(dict.fromkeys(stream_of))}
+    stream = [ids[s] for s in stream_of]
+    pos: list[int] = []
+    count = [0] * len(ids)
+    seen: list[list[int]] = []  # per task: last position per stream that happens before it
     last_on: dict[int, int] = {}
     edges = []
     for t, ds in enumerate(deps):
-        bits = 0
-        prev = last_on.get(stream_of[t])
+        s = stream[t]
+        pos.append(count[s])
+        count[s] += 1
+        prev = last_on.get(s)
+        clock = [-1] * len(ids)
         if prev is not None:
-            bits = anc[prev] | (1 << prev)
+            clock = _joined(clock, seen[prev], s, pos[prev])
         for u in sorted(ds, reverse=True):
-            if stream_of[u] != stream_of[t] and not bits >> u & 1:
+            if stream[u] != s and pos[u] > clock[stream[u]]:
                 edges.append((u, t))
-                bits |= anc[u] | (1 << u)
-        anc.append(bits)
-        last_on[stream_of[t]] = t
+                clock = _joined(clock, seen[u], stream[u], pos[u])
+        seen.append(clock)
+        last_on[s] = t
     return sorted(edges)
+
+
+def _joined(clock: list[int], other: list[int], s: int, at: int) -> list[int]:
+    """`clock` joined with `other` and with position `at` of stream `s`."""
+    out = [max(a, b) for a, b in zip(clock, other)]
+    out[s] = max(out[s], at)
+    return out
 
 
 def stream_preds(stream_of: Sequence[int], edges: Sequence[tuple[int, int]]) -> list[list[int]]:

@@ -144,7 +144,8 @@ def _conv_transpose_work(op: ge.ConvTranspose2dOp, shape_of: ShapeOf) -> tuple[i
 
 
 def _matmul_work(op: ge.MatMulOp, shape_of: ShapeOf) -> tuple[int, int, int]:
-    n = shape_of(op.output)[-1]
+    out = shape_of(op.output)
+    n = out[-1] if out else 1  # vector . vector gives a 0-d result
     return _numel(op.output, shape_of) // n, n, shape_of(op.lhs)[-1]
 
 

@@ -35,3 +35,46 @@ def test_suite_smoke_prints_the_table_and_writes_json(tmp_path):
                                          "total"}
         assert row["latency_ms"]["ours"] > 0 and row["ratio_ours_to"]["eager"] > 0
         assert row["memory_mb"]["arena"] <= row["memory_mb"]["naive"]
+
+
+
+def test_compile_scaling_smoke_times_every_stage_and_the_growth(tmp_path):
+    out = tmp_path / "scaling.json"
+    r = subprocess.run([sys.executable, str(ROOT / "bench" / "compile_scaling.py"), "--smoke",
+                        "--json", str(out)], capture_output=True, text=True, cwd=ROOT)
+    assert r.returncode == 0, r.stderr
+    import json
+
+    data = json.loads(out.read_text())
+    stages = ["build", "print", "parse", "canonicalize", "constant-fold", "fold-batch-norm",
+              "cse", "op-fusion", "dce", "hardware-mapping", "lower-to-ascend", "task-parallel",
+              "memory-reuse", "load"]
+    assert [r["case"] for r in data["results"]] == [
+        f"{shape}-{n}" for shape in ("chain", "residual", "branches") for n in (60, 200)]
+    for result in data["results"]:
+        assert [s["stage"] for s in result["stages"]] == stages
+        assert result["ops"] >= result["size"]
+    assert set(data["growth"]) == {"chain", "residual", "branches"}
+    assert [row["stage"] for row in data["growth"]["residual"]] == [*stages, "total"]
+    assert "residual: growth" in r.stdout
+
+
+def test_synthetic_graphs_verify_and_compile_to_the_reference_numbers():
+    """The generated graphs are valid GE IR, and compiled they compute what the
+    reference evaluator computes on the uncompiled graph."""
+    import torch
+
+    from bench import synthetic
+    from ge_dialect.verifier import verify
+    from npu_graph.compiler import lower, optimize, plan_device
+    from runtime.executor import Executable
+    from runtime.reference import evaluate
+
+    for shape in synthetic.SHAPES:
+        module = synthetic.build(shape, 120)
+        verify(module)
+        assert synthetic.count_ops(module) >= 120
+        x = torch.randn(*module.ops.first.function_type.inputs.data[0].get_shape())
+        (expected,) = evaluate(module, x)
+        (got,) = Executable(plan_device(lower(optimize(module)))).run(x)
+        torch.testing.assert_close(got, expected, rtol=1e-4, atol=1e-4)

@@ -6,12 +6,12 @@ import pytest
 
 from passes import memory_plan as mp
 from passes import stream_plan as sp
-from passes.ascend_graph import ancestors
+from passes.ascend_graph import ancestors, clocks
 
 
-def chain_anc(n: int) -> list[int]:
+def chain(n: int):
     """Happens-before of one stream of n tasks, plus the caller at index n."""
-    return [(1 << t) - 1 for t in range(n + 1)]
+    return clocks([0] * n, [[t - 1] if t else [] for t in range(n)])
 
 
 def random_allocs(rng: random.Random, n_tasks: int, count: int) -> list[mp.Allocation]:
@@ -19,16 +19,26 @@ def random_allocs(rng: random.Random, n_tasks: int, count: int) -> list[mp.Alloc
     for _ in range(count):
         first = rng.randrange(n_tasks)
         last = min(n_tasks, first + rng.randrange(1, 6))
-        allocs.append(mp.Allocation(512 * rng.randrange(1, 40), (1 << first) | (1 << last)))
+        allocs.append(mp.Allocation(512 * rng.randrange(1, 40), (first, last)))
     return allocs
+
+
+def brute_force_conflicts(allocs, anc):
+    """The definition, on bitsets: a and b conflict unless every task of one
+    happens before every task of the other."""
+    def over_before(a, b):
+        return all(anc[y] >> x & 1 for x in a.tasks for y in b.tasks)
+
+    return [{j for j, b in enumerate(allocs) if j != i and not over_before(a, b)
+             and not over_before(b, a)} for i, a in enumerate(allocs)]
 
 
 @pytest.mark.parametrize("seed", range(20))
 def test_every_strategy_gives_a_valid_plan_above_the_bound(seed):
     rng = random.Random(seed)
     allocs = random_allocs(rng, 30, 60)
-    before = mp.precedence(allocs, chain_anc(30))
-    conflict = mp.conflicts(before)
+    before = mp.precedence(allocs, chain(30))
+    conflict = mp.conflicts(allocs, chain(30))
     lower, _, live = mp.live_peak(allocs)
     # On one stream the order is an interval order: the heaviest antichain is the peak.
     assert mp.max_weight_antichain([a.size for a in allocs], before)[0] == lower
@@ -47,22 +57,46 @@ def test_every_strategy_gives_a_valid_plan_above_the_bound(seed):
 
 
 def test_interval_conflicts_on_one_stream():
-    allocs = [mp.Allocation(512, 0b011), mp.Allocation(512, 0b110), mp.Allocation(512, 0b1100)]
-    before = mp.precedence(allocs, chain_anc(4))
+    allocs = [mp.Allocation(512, (0, 1)), mp.Allocation(512, (1, 2)), mp.Allocation(512, (2, 3))]
+    before = mp.precedence(allocs, chain(4))
     assert before == [{2}, set(), set()]
-    assert mp.conflicts(before) == [{1}, {0, 2}, {1}]  # 0 and 2 never live together
+    assert mp.conflicts(allocs, chain(4)) == [{1}, {0, 2}, {1}]  # 0 and 2 never live together
 
 
 def test_concurrent_streams_conflict_even_when_program_order_says_disjoint():
     # Tasks 0 and 1 on two streams with no event: unordered on the device.
-    anc = ancestors([[], []]) + [0b11]
-    allocs = [mp.Allocation(512, 0b01), mp.Allocation(512, 0b10)]
-    assert mp.conflicts(mp.precedence(allocs, anc)) == [{1}, {0}]
+    order = clocks([0, 1], [[], []])
+    allocs = [mp.Allocation(512, (0,)), mp.Allocation(512, (1,))]
+    assert mp.conflicts(allocs, order) == [{1}, {0}]
     assert mp.live_peak(allocs)[0] == 512  # program order misses the overlap...
-    assert mp.max_weight_antichain([512, 512], mp.precedence(allocs, anc))[0] == 1024  # not this
+    assert mp.max_weight_antichain([512, 512], mp.precedence(allocs, order))[0] == 1024  # not this
     # With an event 0 -> 1 the first is over before the second starts.
-    anc = ancestors([[], [0]]) + [0b11]
-    assert mp.conflicts(mp.precedence(allocs, anc)) == [set(), set()]
+    assert mp.conflicts(allocs, clocks([0, 1], [[], [0]])) == [set(), set()]
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_conflicts_on_streams_match_the_definition(seed):
+    """The sweep over vector clocks finds exactly the pairs the bitset definition does."""
+    rng = random.Random(seed)
+    n, width = 40, rng.randrange(1, 5)
+    streams = [rng.randrange(width) for _ in range(n)]
+    preds, last = [], {}
+    for t, s in enumerate(streams):  # stream order plus random events from earlier tasks
+        ps = {last[s]} if s in last else set()
+        ps |= {u for u in range(t) if rng.random() < 0.05}
+        preds.append(sorted(ps))
+        last[s] = t
+    anc = ancestors(preds) + [(1 << n) - 1]
+    order = clocks(streams, preds)
+    assert all(order.before(u, t) == bool(anc[t] >> u & 1)
+               for t in range(n + 1) for u in range(n))
+    allocs = []
+    for _ in range(60):
+        first = rng.randrange(n)
+        tasks = {first, min(n, first + rng.randrange(0, 8))}
+        tasks |= {rng.randrange(first, n + 1) for _ in range(rng.randrange(3))}
+        allocs.append(mp.Allocation(512, tuple(sorted(tasks))))
+    assert mp.conflicts(allocs, order) == brute_force_conflicts(allocs, anc)
 
 
 @pytest.mark.parametrize("seed", range(15))
