@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import BlockArgument, Operation, SSAValue
 
 from ge_dialect import ascend, ge
 
@@ -71,8 +71,9 @@ class _Function:
     problems: list[str] = field(default_factory=list)
 
 
-def _label(value: SSAValue, i: int) -> str:
-    return f"%{value.name_hint}" if value.name_hint else f"buffer #{i}"
+def _label(value: SSAValue, kind: str, i: int) -> str:
+    """`%name`, or for a value without a name `ascend.buffer #3` (the fourth one)."""
+    return f"%{value.name_hint}" if value.name_hint else f"{kind} #{i}"
 
 
 def _bits(mask: int):
@@ -87,9 +88,11 @@ def _read(fn: func.FuncOp) -> _Function:
     f = _Function(fn)
     done: dict[int, int] = {}               # stream -> tasks finished before its next op
     recorded: dict[int, int] = {}           # event -> its stream's set at the record
+    count: dict[str, int] = {}
     for op in fn.body.block.ops:
         if isinstance(op, ascend.BufferOp | ascend.DynBufferOp):
-            v = _Value(op.output, _label(op.output, len(f.values)))
+            count[op.name] = count.get(op.name, -1) + 1
+            v = _Value(op.output, _label(op.output, op.name, count[op.name]))
             if isinstance(op, ascend.BufferOp):
                 v.offset, v.nbytes = op.offset.value.data, op.nbytes
             f.values[op.output] = v
@@ -110,8 +113,10 @@ def _read(fn: func.FuncOp) -> _Function:
             f.tasks.append(task)
             done[task.stream] = task.before | 1 << t
             for v, field_ in [(v, "readers") for v in op.ins] + [(v, "writers") for v in op.outs]:
-                if v not in f.values:
-                    f.values[v] = _Value(v, _label(v, len(f.values)))
+                if v not in f.values:  # an argument or a weight
+                    label = (_label(v, "argument", v.index) if isinstance(v, BlockArgument)
+                             else _label(v, f"{v.owner.name} result", v.index))
+                    f.values[v] = _Value(v, label)
                 setattr(f.values[v], field_, getattr(f.values[v], field_) | 1 << t)
             for nested in op.body.walk():
                 if isinstance(nested, ascend.RecordEventOp | ascend.WaitEventOp):
