@@ -27,6 +27,7 @@ O(ops x tasks / word size), fine for thousands of tasks.
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass, field
 
 from xdsl.dialects import func
@@ -247,21 +248,42 @@ class _Lifetimes:
 
 
 def _check_overlaps(f: _Function) -> None:
+    """Buffers covering any one byte must follow each other: each over before the
+    next, or written in place over it. "Follows" is transitive and implies
+    program order of first uses, so it is enough to check neighbours in that
+    order, as a sweep over offsets keeps them (O(n log n) checks, not n^2)."""
     life = _Lifetimes(f)
-    placed = sorted((v for v in f.values.values()
-                     if v.offset is not None and v.nbytes and life.access[v.value]),
-                    key=lambda v: v.offset)
-    for i, a in enumerate(placed):
-        end = a.offset + a.nbytes
-        for b in placed[i + 1:]:
-            if b.offset >= end:
-                break
-            if (life.over_before(a, b) or life.over_before(b, a) or life.in_place(a, b)
-                    or life.in_place(b, a)):
-                continue
-            f.problems.append(
-                f"{a.label} (bytes [{a.offset}, {end})) and {b.label} (bytes [{b.offset}, "
-                f"{b.offset + b.nbytes})) overlap but may be live at once: {life.describe(a, b)}")
+    placed = [v for v in f.values.values()
+              if v.offset is not None and v.nbytes and life.access[v.value]]
+    key = {id(v): (life.access[v.value] & -life.access[v.value], v.offset, i)
+           for i, v in enumerate(placed)}
+    sweep = sorted([(v.offset, 1, key[id(v)], v) for v in placed]
+                   + [(v.offset + v.nbytes, 0, key[id(v)], v) for v in placed],
+                   key=lambda e: e[:3])  # at one offset, ends before starts
+    active: list[tuple] = []   # (key, value) of the buffers covering the offset
+    reported: set[tuple[int, int]] = set()
+
+    def check(a: _Value, b: _Value) -> None:
+        if life.over_before(a, b) or life.in_place(a, b) or (id(a), id(b)) in reported:
+            return
+        reported.add((id(a), id(b)))
+        f.problems.append(
+            f"{a.label} (bytes [{a.offset}, {a.offset + a.nbytes})) and {b.label} (bytes "
+            f"[{b.offset}, {b.offset + b.nbytes})) overlap but may be live at once: "
+            f"{life.describe(a, b)}")
+
+    for _, starts, k, v in sweep:
+        i = bisect.bisect_left(active, (k,), key=lambda e: (e[0],))
+        if starts:
+            active.insert(i, (k, v))
+            if i:
+                check(active[i - 1][1], v)
+            if i + 1 < len(active):
+                check(v, active[i + 1][1])
+        else:
+            del active[i]
+            if 0 < i < len(active):
+                check(active[i - 1][1], active[i][1])
 
 
 def check_function(fn: func.FuncOp) -> list[str]:
