@@ -84,6 +84,18 @@ def _bits(mask: int):
         mask ^= low
 
 
+def _touched(f: _Function, v: SSAValue) -> _Value:
+    if v not in f.values:  # an argument or a weight
+        label = (_label(v, "argument", v.index) if isinstance(v, BlockArgument)
+                 else _label(v, f"{v.owner.name} result", v.index))
+        f.values[v] = _Value(v, label)
+    return f.values[v]
+
+
+def _first(mask: int) -> int:
+    return (mask & -mask).bit_length() - 1
+
+
 def _read(fn: func.FuncOp) -> _Function:
     """Tasks in program order with their happens-before sets, and the values they touch."""
     f = _Function(fn)
@@ -113,12 +125,10 @@ def _read(fn: func.FuncOp) -> _Function:
             task = _Task(op, op.task_name.data, stream, done.get(stream, 0))
             f.tasks.append(task)
             done[task.stream] = task.before | 1 << t
-            for v, field_ in [(v, "readers") for v in op.ins] + [(v, "writers") for v in op.outs]:
-                if v not in f.values:  # an argument or a weight
-                    label = (_label(v, "argument", v.index) if isinstance(v, BlockArgument)
-                             else _label(v, f"{v.owner.name} result", v.index))
-                    f.values[v] = _Value(v, label)
-                setattr(f.values[v], field_, getattr(f.values[v], field_) | 1 << t)
+            for v in op.ins:
+                _touched(f, v).readers |= 1 << t
+            for v in op.outs:
+                _touched(f, v).writers |= 1 << t
             for nested in op.body.walk():
                 if isinstance(nested, ascend.RecordEventOp | ascend.WaitEventOp):
                     f.problems.append(f"{nested.name} inside task {task}: events belong at "
@@ -156,7 +166,7 @@ def _check_races(f: _Function) -> None:
             reads, writes = v.readers >> t & 1, v.writers >> t & 1
             missing = ((wrote if reads else 0) | (touched if writes else 0)) & ~task.before
             if missing:
-                u = (missing & -missing).bit_length() - 1
+                u = _first(missing)
                 f.problems.append(
                     f"task {task} {'writes' if writes else 'reads'} {v.label}, which task "
                     f"{f.tasks[u]} {'writes' if v.writers >> u & 1 else 'reads'} earlier, "
@@ -168,6 +178,7 @@ def _check_races(f: _Function) -> None:
 
 
 def _by_index(task: ascend.TaskOp) -> bool:
+    """One output, and every op of the body maps flat index i to flat index i."""
     if len(task.outs) != 1:
         return False
     numel = _numel(task.outs[0].type)
@@ -231,7 +242,7 @@ class _Lifetimes:
     def describe(self, a: _Value, b: _Value) -> str:
         """Why `a` and `b` may be live at once: a use of the later one that is not
         ordered after a use of the earlier one."""
-        first, second = sorted((a, b), key=lambda v: self.access[v.value] & -self.access[v.value])
+        first, second = sorted((a, b), key=lambda v: _first(self.access[v.value]))
         for v in _bits(self.access[second.value]):
             missing = self.access[first.value] & ~self.before[v]
             if not missing:
@@ -255,8 +266,7 @@ def _check_overlaps(f: _Function) -> None:
     life = _Lifetimes(f)
     placed = [v for v in f.values.values()
               if v.offset is not None and v.nbytes and life.access[v.value]]
-    key = {id(v): (life.access[v.value] & -life.access[v.value], v.offset, i)
-           for i, v in enumerate(placed)}
+    key = {id(v): (_first(life.access[v.value]), v.offset, i) for i, v in enumerate(placed)}
     sweep = sorted([(v.offset, 1, key[id(v)], v) for v in placed]
                    + [(v.offset + v.nbytes, 0, key[id(v)], v) for v in placed],
                    key=lambda e: e[:3])  # at one offset, ends before starts
@@ -288,6 +298,8 @@ def _check_overlaps(f: _Function) -> None:
 
 def check_function(fn: func.FuncOp) -> list[str]:
     """Every problem of `fn`'s plan, one line each; empty for a correct plan."""
+    if len(fn.body.blocks) != 1:
+        return [f"has {len(fn.body.blocks)} blocks; a lowered function has one"]
     f = _read(fn)
     _check_arena(f)
     _check_races(f)

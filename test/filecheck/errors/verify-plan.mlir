@@ -262,3 +262,12 @@ func.func @event_in_body(%x: memref<4xf32>) -> memref<4xf32> attributes {ascend.
   }
   func.return %a : memref<4xf32>
 }
+
+// -----
+
+// CHECK: {{^}}verify-plan: @two_blocks: has 2 blocks; a lowered function has one{{$}}
+func.func @two_blocks() attributes {ascend.arena_size = 0 : i64} {
+  cf.br ^next
+^next:
+  func.return
+}
