@@ -2,14 +2,17 @@
 
     python bench/memory_plan.py --model tiny_resnet --batch 1,8
     python bench/memory_plan.py --model all --check      # exit 1 if arena > 1.05 x bound
+                                                         # or a plan does not verify
 
 Models come from the zoo registry `test.models.ZOO` when this branch has it,
 plus the small test models below. A requested model that is missing is
 skipped with a message, not an error. For each model and batch size it
 prints, for one stream (memory-reuse alone, every strategy) and for
 streams + reuse (task-parallel,memory-reuse): the planned arena, the lower
-bound the pass reports, the naive total, and the simulated device time; it
-runs the auto and streams+auto plans and compares them with eager PyTorch.
+bound the pass reports, the naive total, the simulated device time, and
+whether the plan verifies (ge_dialect/plan_verifier.py: arena, events,
+cross-stream uses, no overlap of buffers live at once); it runs the auto and
+streams+auto plans and compares them with eager PyTorch.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import torch  # noqa: E402
 
 from ge_dialect import ascend  # noqa: E402
+from ge_dialect.plan_verifier import check_module, summary  # noqa: E402
 from npu_graph.compiler import import_model, lower, optimize, run_pipeline  # noqa: E402
 from runtime.executor import Executable  # noqa: E402
 from test.models import article, branchy, resnet_block, tiny_resnet  # noqa: E402
@@ -79,8 +83,8 @@ def figures(module) -> tuple[int, int, int]:
 
 
 def bench(name: str, make, batch: int, run: bool, trace: str | None) -> bool:
-    """Print one model's table; False if a plan misses the bound or a run differs
-    from eager by more than 1e-4."""
+    """Print one model's table; False if a plan does not verify, misses the bound,
+    or a run differs from eager by more than 1e-4."""
     model, inputs = make()
     inputs = at_batch(inputs, batch)
     lowered = lower(optimize(import_model(model, inputs)))
@@ -92,15 +96,18 @@ def bench(name: str, make, batch: int, run: bool, trace: str | None) -> bool:
     print(f"\n{name} batch {batch}: {sum(1 for op in lowered.walk() if op.name == 'ascend.task')}"
           " tasks")
     print(f"  {'plan':<14}{'arena MB':>10}{'bound MB':>10}{'naive MB':>10}{'ratio':>8}"
-          f"{'streams':>8}{'device ms':>11}")
+          f"{'streams':>8}{'device ms':>11}  verify-plan")
     for label, backend in BACKENDS.items():
         module = run_pipeline(lowered.clone(), backend)
         arena, lower_bound, naive = figures(module)
         executable = Executable(module)
         stats = executable.stats
         ratio = arena / lower_bound if lower_bound else 1.0
+        problems = check_module(module)
         print(f"  {label:<14}{arena / MB:>10.2f}{lower_bound / MB:>10.2f}{naive / MB:>10.2f}"
-              f"{ratio:>8.3f}{stats['num_streams']:>8}{stats['execution_time']:>11.4f}")
+              f"{ratio:>8.3f}{stats['num_streams']:>8}{stats['execution_time']:>11.4f}  "
+              f"{'verified' if not problems else 'BROKEN: ' + summary(problems)}")
+        ok = ok and not problems
         if label in ("auto", "streams+auto"):
             ok = ok and ratio <= BOUND
             if run:
@@ -124,8 +131,9 @@ def main(argv=None) -> int:
     parser.add_argument("--batch", default="1", help="batch sizes, e.g. 1,8")
     parser.add_argument("--no-run", action="store_true", help="plan and simulate only")
     parser.add_argument("--check", action="store_true",
-                        help=f"exit 1 if an arena (auto, streams+auto) exceeds {BOUND} x its lower "
-                             "bound or a run differs from eager by more than 1e-4")
+                        help=f"exit 1 if a plan does not verify, an arena (auto, streams+auto) "
+                             f"exceeds {BOUND} x its lower bound, or a run differs from eager "
+                             "by more than 1e-4")
     parser.add_argument("--trace", help="write the last run's Chrome trace here")
     args = parser.parse_args(argv)
     models = registry()

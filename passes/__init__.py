@@ -95,6 +95,12 @@ def _task_parallel():
     return TaskParallelPass
 
 
+def _verify_plan():
+    from passes.verify_plan import VerifyPlanPass
+
+    return VerifyPlanPass
+
+
 def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     """Built-in passes plus those of loaded plugins."""
     from passes.plugins import registered_passes
@@ -120,4 +126,5 @@ def builtin_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "lower-to-ascend": _lower_to_ascend,
         "memory-reuse": _memory_reuse,
         "task-parallel": _task_parallel,
+        "verify-plan": _verify_plan,
     }

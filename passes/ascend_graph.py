@@ -9,6 +9,8 @@ program order, buffers in definition order. Two orders matter:
 - data dependences between tasks: by buffer identity (`logical`, what the
   program means) or by overlapping bytes (`physical`, what a given memory
   plan adds: a buffer that reuses another's bytes must wait for its readers).
+  `ascend.dyn_buffer`s have no bytes in the plan, only identity: they are
+  not `buffers` (nothing to plan) but their uses are dependences all the same.
 """
 
 from __future__ import annotations
@@ -44,6 +46,8 @@ class Task:
     stream: int
     reads: list[int]         # buffer indices (arguments and weights are not buffers)
     writes: list[int]
+    dyn_reads: list[int] = field(default_factory=list)   # dyn_buffer indices
+    dyn_writes: list[int] = field(default_factory=list)
 
 
 @dataclass
@@ -73,6 +77,7 @@ def lowered_graphs(module: ModuleOp, pass_name: str) -> Iterator[FunctionGraph]:
 def read_function(fn: func.FuncOp) -> FunctionGraph:
     """Raises ValueError if the events cannot be satisfied."""
     index: dict[SSAValue, int] = {}
+    dyn_index: dict[SSAValue, int] = {}
     buffers: list[Buffer] = []
     tasks: list[Task] = []
     has_events = False
@@ -81,6 +86,8 @@ def read_function(fn: func.FuncOp) -> FunctionGraph:
             index[op.output] = len(buffers)
             buffers.append(Buffer(op, op.output.name_hint or f"buffer{len(buffers)}",
                                   op.nbytes, align(op.nbytes), op.offset.value.data))
+        elif isinstance(op, ascend.DynBufferOp):
+            dyn_index[op.output] = len(dyn_index)
         elif isinstance(op, ascend.TaskOp):
             t = len(tasks)
             reads = [index[v] for v in op.ins if v in index]
@@ -89,7 +96,9 @@ def read_function(fn: func.FuncOp) -> FunctionGraph:
                 buffers[b].readers.append(t)
             for b in dict.fromkeys(writes):
                 buffers[b].writers.append(t)
-            tasks.append(Task(op, op.task_name.data, op.stream.value.data, reads, writes))
+            tasks.append(Task(op, op.task_name.data, op.stream.value.data, reads, writes,
+                              [dyn_index[v] for v in op.ins if v in dyn_index],
+                              [dyn_index[v] for v in op.outs if v in dyn_index]))
         elif isinstance(op, ascend.RecordEventOp | ascend.WaitEventOp):
             has_events = True
         elif isinstance(op, func.ReturnOp):
@@ -181,16 +190,24 @@ def dependences(graph: FunctionGraph, physical: bool) -> list[set[int]]:
     write/write on the same buffer, or on overlapping bytes if `physical`)."""
     alias = aliases(graph.buffers) if physical else [[b] for b in range(len(graph.buffers))]
     seen: list[list[tuple[int, bool]]] = [[] for _ in graph.buffers]  # (task, wrote)
+    dyn_seen: dict[int, list[tuple[int, bool]]] = {}
     deps: list[set[int]] = []
     for t, task in enumerate(graph.tasks):
         mine = set()
         for b, writes in [(b, False) for b in task.reads] + [(b, True) for b in task.writes]:
             for c in alias[b]:
                 mine.update(u for u, wrote in seen[c] if wrote or writes)
+        dyn = [(d, False) for d in task.dyn_reads] + [(d, True) for d in task.dyn_writes]
+        for d, writes in dyn:
+            mine.update(u for u, wrote in dyn_seen.get(d, ()) if wrote or writes)
         for b in task.reads:
             seen[b].append((t, False))
         for b in task.writes:
             seen[b].append((t, True))
+        for d in task.dyn_reads:
+            dyn_seen.setdefault(d, []).append((t, False))
+        for d in task.dyn_writes:
+            dyn_seen.setdefault(d, []).append((t, True))
         mine.discard(t)
         deps.append(mine)
     return deps

@@ -14,7 +14,9 @@ What a session gives:
 
   * guard rails (`verify_each`): a pattern that reports success without
     changing the IR, and a rewrite that does not converge within a cap
-    (naming the patterns that kept firing), raise GuardError. Verification
+    (naming the patterns that kept firing), raise GuardError; a pass that
+    plans the device (PLAN_PASSES) and turns a correct plan into a broken
+    one (ge_dialect/plan_verifier.py) fails verification. Verification
     after each pass, naming the pass, is done by `pipeline_callback` always.
   * `passes`: one PassRecord per pass run (nested passes of ge-O<n> too), with
     its time and its rewrites per pattern (`timing_table`, `statistics_table`);
@@ -50,6 +52,11 @@ from xdsl.pattern_rewriter import (
 from xdsl.traits import HasCanonicalizationPatternsTrait
 from xdsl.transforms.canonicalize import CanonicalizationRewritePattern
 from xdsl.utils.exceptions import VerifyException
+
+
+# Passes that write memory plans, streams or events: under verify_each their
+# output plan is checked whenever their input plan was correct (or absent).
+PLAN_PASSES = frozenset({"lower-to-ascend", "memory-reuse", "task-parallel"})
 
 
 class GuardError(Exception):
@@ -93,6 +100,7 @@ class Session:
     after_pass: Callable[[PassRecord, ModulePass, ModuleOp], None] | None = None
 
     passes: list[PassRecord] = field(default_factory=list)
+    plan_was_correct: bool = False  # the input of the running plan pass
     applications: list[Application] = field(default_factory=list)
     rewrites: int = 0
     overhead: float = 0.0  # seconds spent between passes (verifying, dumping IR, hooks)
@@ -247,6 +255,8 @@ def pipeline_callback(inner: Callable | None = None) -> Callable:
                 inner(prev, module, nxt)
             else:
                 module.verify()
+            if s is not None and s.verify_each:
+                _check_plan(s, prev, module, nxt)
         except VerifyException as e:
             if prev is None:
                 raise
@@ -259,6 +269,19 @@ def pipeline_callback(inner: Callable | None = None) -> Callable:
                 s.pass_started(nxt, module)
 
     return callback
+
+
+def _check_plan(s: Session, prev: ModulePass | None, module: ModuleOp,
+                nxt: ModulePass | None) -> None:
+    """A plan pass must not break a correct plan; a broken input plan is not its fault."""
+    from ge_dialect.plan_verifier import check_module, summary
+
+    if prev is not None and prev.name in PLAN_PASSES and s.plan_was_correct:
+        problems = check_module(module)
+        if problems:
+            raise VerifyException(f"its device plan is broken: {summary(problems)}")
+    if nxt is not None and nxt.name in PLAN_PASSES:
+        s.plan_was_correct = not check_module(module)
 
 
 # ---- the observer

@@ -144,8 +144,9 @@ def _conv_transpose_work(op: ge.ConvTranspose2dOp, shape_of: ShapeOf) -> tuple[i
 
 
 def _matmul_work(op: ge.MatMulOp, shape_of: ShapeOf) -> tuple[int, int, int]:
-    out = shape_of(op.output)
-    n = out[-1] if out else 1  # vector . vector gives a 0-d result
+    """torch.matmul: a 1-D right operand is a column (N = 1), so vector . vector
+    (a 0-d result) is one row times one column."""
+    n = shape_of(op.output)[-1] if len(shape_of(op.rhs)) > 1 else 1
     return _numel(op.output, shape_of) // n, n, shape_of(op.lhs)[-1]
 
 

@@ -2,7 +2,10 @@
 
 It runs a pipeline on a copy of a GE module and checks, in order:
   - optionally, the input computes what PyTorch eager computed;
-  - after every pass the IR verifies;
+  - after every pass the IR verifies, and so does the device plan of every
+    lowered function (ge_dialect/plan_verifier.py: arena, events, cross-stream
+    uses, no overlap of buffers live at once; the host runs tasks in program
+    order, so a plan that is wrong only under concurrency keeps the numbers);
   - the pipeline's result prints and parses back to the same text, from the
     pretty and from the generic form (parsing is most of the cost of a
     check, so this is done once per pipeline, not after every pass);
@@ -37,6 +40,7 @@ from xdsl.utils.arg_spec import parse_pipeline
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
 from ge_dialect import ascend, make_context
+from ge_dialect.plan_verifier import check_module, summary
 from ge_dialect.verifier import verify
 from npu_graph.compiler import DEFAULT_PIPELINE
 from passes import get_all_passes
@@ -51,7 +55,7 @@ XDSL_PASSES = ("canonicalize", "cse")
 # Passes that exist today and must take any static GE graph without refusing.
 # A pass registered later may refuse IR of the other level with a diagnostic.
 MUST_ACCEPT = frozenset({"fold-batch-norm", "op-fusion", "dce", "lower-to-ascend",
-                         "canonicalize", "cse"})
+                         "canonicalize", "cse", "verify-plan"})
 LOWER = "lower-to-ascend"
 
 
@@ -73,13 +77,15 @@ def available_passes() -> PassTable:
 
 def pipelines_under_test(passes: PassTable | None = None) -> list[str]:
     """Every pass alone on GE IR and on lowered IR, the default pipeline, and
-    memory reuse with task parallelism once both are registered."""
+    memory reuse with task parallelism in both orders once both are registered."""
     passes = passes if passes is not None else available_passes()
     singles = list(get_all_passes()) + [p for p in XDSL_PASSES if p in passes]
     pipelines = singles + [f"{LOWER},{p}" for p in singles if p != LOWER]
     pipelines += [DEFAULT_PIPELINE, f"{DEFAULT_PIPELINE},{LOWER}"]
     if {"memory-reuse", "task-parallel"} <= passes.keys():
-        pipelines.append(f"{DEFAULT_PIPELINE},{LOWER},memory-reuse,task-parallel")
+        verify = ",verify-plan" if "verify-plan" in passes else ""
+        pipelines.append(f"{DEFAULT_PIPELINE},{LOWER},memory-reuse,task-parallel{verify}")
+        pipelines.append(f"{DEFAULT_PIPELINE},{LOWER},task-parallel,memory-reuse{verify}")
     return pipelines
 
 
@@ -112,7 +118,8 @@ def assert_round_trips(module: ModuleOp, where: str) -> None:
 
 
 def run_checked(module: ModuleOp, pipeline: str, passes: PassTable) -> None:
-    """Apply `pipeline` in place; the IR must verify after each pass and round-trip at the end."""
+    """Apply `pipeline` in place; the IR and its device plan must verify after each
+    pass, and the IR round-trip at the end."""
     def after_pass(previous: ModulePass | None, op: ModuleOp, _next) -> None:
         if previous is None:
             return
@@ -120,6 +127,10 @@ def run_checked(module: ModuleOp, pipeline: str, passes: PassTable) -> None:
             verify(op)
         except DiagnosticException as e:
             raise Mismatch(f"the IR after pass '{previous.name}' does not verify: {e}") from e
+        problems = check_module(op)
+        if problems:
+            raise Mismatch(f"the device plan after pass '{previous.name}' is broken: "
+                           f"{summary(problems)}")
 
     PassPipeline.parse_spec(passes, pipeline, after_pass).apply(make_context(), module)
     assert_round_trips(module, f"after '{pipeline}'")

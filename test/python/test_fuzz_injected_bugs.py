@@ -21,7 +21,9 @@ from xdsl.pattern_rewriter import (
 
 from ge_dialect import ascend, ge
 from lowering.ge_to_ascend import LowerToAscendPass
+from passes.ascend_graph import lowered_graphs
 from passes.fold_batch_norm import FoldBatchNormIntoLayer, FoldBatchNormPass
+from passes.memory_reuse import MemoryReusePass, plan_graph, write_plan
 from passes.op_fusion import OpFusionPass, fuse
 from test.fuzz.check import Mismatch, available_passes, check_graph
 from test.fuzz.graphs import graphs
@@ -132,4 +134,30 @@ def test_lowering_with_overlapping_buffers_is_caught():
     error = first_failure("lower-to-ascend",
                           {"lower-to-ascend": lambda: LowerWithOverlappingBuffers})
     assert isinstance(error, Mismatch), error
-    assert "Ascend executor after 'lower-to-ascend'" in str(error)
+    # The plan verifier names it before the executor computes wrong numbers.
+    assert "device plan after pass 'lower-to-ascend' is broken" in str(error)
+    assert "overlap but may be live at once" in str(error)
+
+
+# --------------------------------------------------------------------------
+# memory-reuse that plans lifetimes as if there were one stream
+
+
+@dataclass(frozen=True)
+class ReuseIgnoringStreams(MemoryReusePass):
+    """The bug: lifetimes over program order, so a buffer of one stream may take
+    the bytes of a buffer that another stream is still using. The host runs
+    tasks in program order, so only the plan verifier can see it."""
+
+    def apply(self, ctx, op):
+        for graph in lowered_graphs(op, self.name):
+            graph.preds = [[t - 1] if t else [] for t in range(len(graph.tasks))]
+            write_plan(graph, plan_graph(graph, self.strategy, self.in_place))
+
+
+def test_memory_reuse_that_ignores_streams_is_caught():
+    error = first_failure("ge-O3,lower-to-ascend,task-parallel,memory-reuse",
+                          {"memory-reuse": lambda: ReuseIgnoringStreams})
+    assert isinstance(error, Mismatch), error
+    assert "device plan after pass 'memory-reuse' is broken" in str(error)
+    assert "no stream order or event path" in str(error)

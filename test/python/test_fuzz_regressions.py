@@ -23,6 +23,18 @@ REGRESSIONS = {
               nodes=[Node(op="const", args=(), params={"shape": ()})],
               outputs=[1], seed=0),
         "fold-batch-norm"),
+    # runtime/cost_model.py: the matmul estimate took N from the result's last
+    # dim, and a vector . vector product has none (IndexError when loading or
+    # in task-parallel); a 1-D right operand is now a column, N = 1.
+    "vector_dot": (
+        Graph(inputs=[Value(shape=(6,), batch=False), Value(shape=(6,), batch=False)],
+              nodes=[Node(op="matmul", args=(1,), params={"form": "vector", "const": (6,)}),
+                     Node(op="add", args=(1,),
+                          params={"swap": False, "const": (), "python_scalar": False}),
+                     Node(op="flatten", args=(1,), params={"start": 0, "end": 0}),
+                     Node(op="relu", args=(2,), params={})],
+              outputs=[5, 0], seed=0),
+        "ge-O3,lower-to-ascend,task-parallel,memory-reuse,verify-plan"),
 }
 
 

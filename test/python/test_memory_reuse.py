@@ -12,6 +12,7 @@ from torch import nn
 from xdsl.utils.exceptions import PassFailedException
 
 from ge_dialect import ascend
+from ge_dialect.plan_verifier import check_module
 from npu_graph.compiler import (DEFAULT_PIPELINE, import_model, lower, optimize, plan_device,
                                 run_pipeline)
 from passes.memory_reuse import memory_report
@@ -46,8 +47,14 @@ def imported(name):
 
 
 def planned(name, backend="memory-reuse", pipeline=DEFAULT_PIPELINE):
+    """The model lowered and planned by `backend`; the plan must verify (offsets,
+    events, cross-stream uses, no overlap of buffers that may be live at once)."""
     module = lower(optimize(imported(name)[0].clone(), pipeline))
-    return run_pipeline(module, backend) if backend else module
+    if not backend:
+        return module
+    run_pipeline(module, backend)
+    assert check_module(module) == []
+    return module
 
 
 def figures(module):
@@ -147,6 +154,7 @@ def test_resnet50_shape_arena_within_bound_of_lower_bound(batch):
     # Fused as the default pipeline does, and op by op as torch.export gives it.
     for pipeline in ("fold-batch-norm,op-fusion,dce", "dce"):
         module = run_pipeline(lower(optimize(imported.clone(), pipeline)), "memory-reuse")
+        assert check_module(module) == []
         arena, lower_bound, naive = figures(module)
         assert arena <= BOUND * lower_bound, memory_report(module)
         assert naive > 2 * arena
