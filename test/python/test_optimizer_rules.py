@@ -16,6 +16,7 @@ from xdsl.parser import Parser
 
 from ge_dialect import ge, make_context, shapes
 from npu_graph.compiler import import_model, lower, optimize, run_pipeline
+from runtime import kernels
 from runtime.executor import Executable
 from runtime.reference import evaluate
 from test.helpers import assert_all_close, eager
@@ -40,8 +41,8 @@ def random_input(t: TensorType, gen: torch.Generator) -> torch.Tensor:
     if isinstance(element, IntegerType):
         if element.width.data == 1:
             return torch.rand(shape, generator=gen) > 0.5
-        return torch.randint(0, 4, shape, generator=gen)
-    return torch.randn(shape, generator=gen)
+        return torch.randint(0, 4, shape, generator=gen, dtype=kernels.torch_dtype(element))
+    return torch.randn(shape, generator=gen).to(kernels.torch_dtype(element))
 
 
 @pytest.mark.parametrize("pipeline, chunk, name",
