@@ -11,7 +11,7 @@ ARTICLE = ROOT / "examples" / "article"
 
 # What each snippet must print (besides exiting 0; they assert their own numerics).
 EXPECTED = {
-    "parse_and_print.py": ["Node0: Conv2D (input: x, conv_weight, conv_bias, output: convolution)",
+    "parse_and_print.py": ["Node0: Conv2D (input: x, conv_weight, conv_bias, output: conv2d)",
                            "Node2: Relu (input: batch_norm, output: relu)", "ge.batch_norm"],
     "optimize_flags.py": ["Node0: conv2d_relu_0 [cube, stream 0]", "max |npu_graph - eager|"],
     "pass_list.py": ["pipeline: constant-fold,op-fusion,dce,", "hardware-mapping,lower-to-ascend,memory-reuse"],

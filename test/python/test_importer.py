@@ -136,7 +136,7 @@ def test_constants_come_first_in_first_use_order(article_case):
 def test_readable_value_names(article_case):
     text = str(article_case[2])
     assert "%conv_weight = ge.const" in text
-    assert "%batch_norm = ge.batch_norm %convolution, %bn_weight, %bn_bias, " \
+    assert "%batch_norm = ge.batch_norm %conv2d, %bn_weight, %bn_bias, " \
            "%bn_running_mean, %bn_running_var" in text
     assert "%relu = ge.relu %batch_norm" in text
 

@@ -40,8 +40,8 @@ def test_parse_prints_the_article_node_list(article_graph, capsys):
     article_graph.print()
     lines = capsys.readouterr().out.splitlines()
     assert lines == [
-        "Node0: Conv2D (input: input, conv_weight, conv_bias, output: convolution)",
-        "Node1: BatchNorm (input: convolution, bn_weight, bn_bias, bn_running_mean, "
+        "Node0: Conv2D (input: input, conv_weight, conv_bias, output: conv2d)",
+        "Node1: BatchNorm (input: conv2d, bn_weight, bn_bias, bn_running_mean, "
         "bn_running_var, output: batch_norm)",
         "Node2: Relu (input: batch_norm, output: relu)",
     ]

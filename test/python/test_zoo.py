@@ -21,7 +21,7 @@ EXPECTED_OPS = {
     "mlp": {"ge.linear", "ge.gelu"},
     "resnet18": {"ge.conv2d", "ge.max_pool2d", "ge.adaptive_avg_pool2d", "ge.linear"},
     "mobilenet_v2": {"ge.conv2d", "ge.clamp"},
-    "mobilenet_v3": {"ge.clamp", "ge.div", "ge.mul"},
+    "mobilenet_v3": {"ge.hardswish", "ge.hardsigmoid", "ge.mul"},
     "vgg": {"ge.max_pool2d", "ge.adaptive_avg_pool2d"},
     "unet": {"ge.conv_transpose2d", "ge.concat", "ge.interpolate", "ge.avg_pool2d"},
     "bert": {"ge.embedding", "ge.layer_norm", "ge.softmax", "ge.gelu", "ge.tanh",
