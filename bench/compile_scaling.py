@@ -111,11 +111,8 @@ def measure_synthetic(shape: str, size: int) -> dict:
 def measure_resnet50() -> dict:
     import torch
 
-    from lowering.torch_to_ge import import_program
+    from lowering.torch_to_ge import export, import_exported
     from test.models import ZOO
-
-    def export(model, inputs):
-        return torch.export.export(model, inputs).run_decompositions()
 
     # The first torch.export in a process loads dynamo, sympy and friends: a
     # one-off cost of the process, not of compiling this model. Pay it on a toy.
@@ -129,7 +126,7 @@ def measure_resnet50() -> dict:
     gc.collect()
     stages: list = []
     ep = timed(stages, "export", export, model, inputs)
-    module = timed(stages, "import", import_program, ep)
+    module = timed(stages, "import", import_exported, ep)
     timed(stages, "verify-import", verify, module)
     ops = synthetic.count_ops(module)
     for name, seconds, verifying in run_passes(module):

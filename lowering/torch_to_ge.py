@@ -128,25 +128,41 @@ class _AlreadyReported(Exception):
 def import_module(model: torch.nn.Module, example_inputs: tuple, dynamic_shapes=None,
                   func_name: str = "main") -> ModuleOp:
     """Export `model` (switched to eval mode, and left there) and import it."""
+    return import_exported(export(model, example_inputs, dynamic_shapes), func_name,
+                           type(model).__name__)
+
+
+def export(model: torch.nn.Module, example_inputs: tuple,
+           dynamic_shapes=None) -> ExportedProgram:
+    """torch.export's training IR of `model` in eval mode; a failure is one line."""
     if isinstance(example_inputs, torch.Tensor):
         example_inputs = (example_inputs,)
     model.eval()
-    what = type(model).__name__
     with warnings.catch_warnings():
         # torch 2.13 warns about its own pytree internals while exporting.
         warnings.filterwarnings("ignore", r".*LeafSpec", FutureWarning)
         try:
-            ep = torch.export.export(model, tuple(example_inputs),
-                                     dynamic_shapes=dynamic_shapes)
+            return torch.export.export(model, tuple(example_inputs),
+                                       dynamic_shapes=dynamic_shapes)
         except Exception as e:  # torch raises many types; the user needs one clear line
-            raise GEImportError(f"torch.export could not trace {what}: {_first_line(e)}") from e
-        # Decomposing to core ATen re-traces the model, which costs twice the export
-        # (2 s of ResNet-50's 4 s compile). The table maps the training IR's ops
-        # too, so decompose only when that IR has an op the table lacks.
-        try:
-            return import_program(ep, func_name)
-        except GEImportError:
-            pass
+            raise GEImportError(f"torch.export could not trace {type(model).__name__}: "
+                                f"{_first_line(e)}") from e
+
+
+def import_exported(ep: ExportedProgram, func_name: str = "main",
+                    what: str = "the model") -> ModuleOp:
+    """Import `ep` as is when the table maps every op of it, else its core ATen form.
+
+    Decomposing to core ATen re-traces the model, which costs twice the export
+    (2 s of ResNet-50's 4 s compile), so it runs only when needed; errors are
+    then reported on the core ATen graph, the op set users can look up.
+    """
+    try:
+        return import_program(ep, func_name)
+    except GEImportError:
+        pass
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", r".*LeafSpec", FutureWarning)
         try:
             ep = ep.run_decompositions()
         except Exception as e:
