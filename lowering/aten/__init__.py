@@ -42,6 +42,8 @@ ATEN_TO_GE: dict[Any, Builder] = {
     aten.add.Scalar: math.add,
     aten.sub.Tensor: math.sub,                              # x - alpha * y
     aten.sub.Scalar: math.sub,
+    aten.rsub.Scalar: math.rsub,                            # other - alpha * x
+    aten.rsub.Tensor: math.rsub,
     aten.mul.Tensor: math.binary(ge.MulOp),
     aten.mul.Scalar: math.binary(ge.MulOp),
     aten.div.Tensor: math.binary(ge.DivOp),
@@ -85,6 +87,7 @@ ATEN_TO_GE: dict[Any, Builder] = {
     aten.scalar_tensor.default: math.create,
     aten.arange.start_step: math.arange,                    # symbolic end: ge.arange
     aten.arange.default: math.arange,
+    aten.arange.start: math.arange,
     aten.full_like.default: math.full_like,
     # ---- neural network layers
     aten.convolution.default: nn.convolution,               # also transposed

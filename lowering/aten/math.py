@@ -48,6 +48,12 @@ def sub(g, a) -> Value:
     return add(g, a, sign=-1.0)
 
 
+def rsub(g, a) -> Value:
+    """other - alpha * self (the training IR's `1.0 - mask`)."""
+    return add(g, {"self": a["other"], "other": a["self"], "alpha": a.get("alpha", 1)},
+               sign=-1.0)
+
+
 def compare(predicate: str) -> Builder:
     """aten.<predicate>(x, y) -> ge.compare, operands promoted as torch does."""
     def build(g, a) -> Value:

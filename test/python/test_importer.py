@@ -194,6 +194,23 @@ def test_training_ir_imports_too(resnet_case):
     assert_matches_torch(module, model, *inputs)
 
 
+def test_import_decomposes_only_when_the_training_ir_has_an_unmapped_op(monkeypatch):
+    from torch.export import ExportedProgram
+
+    from lowering.aten import ATEN_TO_GE
+
+    model, x = nn.Sequential(nn.Linear(4, 3), nn.ReLU()).eval(), torch.randn(2, 4)
+    decompositions = []
+    real = ExportedProgram.run_decompositions
+    monkeypatch.setattr(ExportedProgram, "run_decompositions",
+                        lambda self, *a, **k: decompositions.append(1) or real(self, *a, **k))
+    assert_matches_torch(import_module(model, (x,)), model, x)
+    assert decompositions == []
+    monkeypatch.delitem(ATEN_TO_GE, torch.ops.aten.linear.default)  # core ATen: permute + addmm
+    assert_matches_torch(import_module(model, (x,)), model, x)
+    assert decompositions == [1]
+
+
 # --------------------------------------------------------------------------
 # Dynamic shapes
 
@@ -429,7 +446,7 @@ class TransformerOps(nn.Module):
         stats = (sm.mean(-1, keepdim=True) + sm.sum(-1, keepdim=True)
                  + sm.amax(-1, keepdim=True))
         created = (ids.to(torch.float32) + torch.arange(3) + torch.full((3,), 2.0)
-                   + torch.zeros(3) + torch.ones(3) + x)
+                   + torch.zeros(3) + torch.ones(3) + x + torch.arange(1, 4) + (1.0 - x))
         o = F.scaled_dot_product_attention(q, q, q, is_causal=True)
         o2 = F.scaled_dot_product_attention(q, q, q, attn_mask=keep)
         return (w, sm[:, 1:3], sm[:, -1], a1 * a2, c1, stats, created, o, o2,
@@ -449,10 +466,10 @@ def test_cnn_and_transformer_op_coverage(name, ir):
     torch.manual_seed(0)
     model, inputs = COVERAGE[name]()
     model.eval()
-    if ir == "core_aten":
-        module = import_module(model, inputs)
-    else:
-        module = import_program(torch.export.export(model, inputs))
+    exported = torch.export.export(model, inputs)
+    if ir == "core_aten":  # import_module takes the training IR when it can
+        exported = exported.run_decompositions()
+    module = import_program(exported)
     module.verify()
     reparse(module)
     assert_matches_torch(module, model, *inputs)

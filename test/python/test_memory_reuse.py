@@ -106,7 +106,7 @@ def test_unfused_graphs_run_elementwise_tasks_in_place():
         torch.testing.assert_close(Executable(module).run(*inputs)[0], expected, **TOL)
         if in_place:
             # The stem's ReLU writes over the convolution it reads.
-            assert offsets["relu"] == offsets["convolution"]
+            assert offsets["relu"] == offsets["conv2d"]
     assert arenas[True] < arenas[False]
 
 

@@ -26,8 +26,9 @@ EXPECTED_OPS = {
     "unet": {"ge.conv_transpose2d", "ge.concat", "ge.interpolate", "ge.avg_pool2d"},
     "bert": {"ge.embedding", "ge.layer_norm", "ge.softmax", "ge.gelu", "ge.tanh",
              "ge.cast", "ge.slice", "ge.transpose", "ge.matmul"},
-    "gpt2": {"ge.embedding", "ge.where", "ge.compare", "ge.logical_not", "ge.reduce_any",
-             "ge.softmax", "ge.gelu", "ge.expand"},
+    # The training IR keeps scaled_dot_product_attention whole; its core ATen
+    # decomposition (logical_not, reduce_any, expand) is covered in test_importer.
+    "gpt2": {"ge.embedding", "ge.where", "ge.compare", "ge.softmax", "ge.gelu", "ge.slice"},
     "vit": {"ge.conv2d", "ge.concat", "ge.transpose", "ge.softmax", "ge.layer_norm"},
     "cond": {"ge.if", "ge.compare", "ge.reduce_sum"},
     "while_loop": {"ge.while"},
