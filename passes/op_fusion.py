@@ -108,6 +108,8 @@ RULES: tuple[FusionRule, ...] = (
     FusionRule("attention", attention(Maybe(Op(ge.AddOp, SCORES, ANY, commutative=True)))),
     # the same with masked_fill's mask: where(mask, fill, scores)
     FusionRule("attention_masked_fill", attention(Op(ge.WhereOp, ANY, ANY, SCORES))),
+    # scaled_dot_product_attention's boolean mask keeps: where(keep, scores, -inf)
+    FusionRule("attention_keep_mask", attention(Op(ge.WhereOp, ANY, SCORES, ANY))),
     FusionRule("conv2d_batch_norm_relu", Op(ge.ReluOp, Op(ge.BatchNormOp, Op(ge.Conv2dOp)))),
     FusionRule("conv2d_add_relu", Op(ge.ReluOp, Op(ge.AddOp, Op(ge.Conv2dOp), commutative=True)),
                same_shape_operands),
