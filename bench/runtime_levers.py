@@ -1,0 +1,123 @@
+"""The host runtime's levers (issue #8 item 3), measured one by one in one run.
+
+    python -m bench.runtime_levers --models resnet50_bs1 --iterations 10 --threads 2
+
+One compiled module per model; one Executable per lever configuration, each
+adding one lever to the previous (runtime.executor.Options): the generic path,
++ zero-copy task runners (with their in-place epilogues), + the prepared
+dispatch loop, + channels_last arena views, + the per-shape conv algorithm.
+All of them, PyTorch eager and ONNX Runtime take turns on every iteration
+(bench.benchmark.interleaved), so the machine's noise hits them alike. For
+each it prints the median latency, the ratio to eager and to ORT, and the
+runtime overhead: host time minus the time inside task calls, as a share of
+host time (median over the iterations). The load average is printed at start
+and end; figures from a busy machine are not comparable between runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+
+import torch
+
+from bench.suite import _models, compile_ours, ort_session
+from runtime.executor import GENERIC, Executable, Options
+
+LEVERS = {
+    "generic": GENERIC,
+    "+zero_copy": Options(zero_copy=True, prepared_loop=False, channels_last=False,
+                          conv_gemm=False),
+    "+prepared_loop": Options(zero_copy=True, prepared_loop=True, channels_last=False,
+                              conv_gemm=False),
+    "+channels_last": Options(zero_copy=True, prepared_loop=True, channels_last=True,
+                              conv_gemm=False),
+    "+conv_gemm": Options(),
+}
+
+
+def measure(name: str, make, args) -> dict:
+    model, inputs = make()
+    model.eval()
+    optimized, _ = compile_ours(model, inputs)
+    chosen = args.levers.split(",") if args.levers else list(LEVERS)
+    executables = {k: Executable(optimized.module, options=LEVERS[k]) for k in chosen}
+    runners = {k: (lambda e=e: e.run(*inputs)) for k, e in executables.items()}
+    runners["eager"] = lambda: model(*inputs)
+    with tempfile.TemporaryDirectory() as workdir:
+        ort = None if args.no_ort else ort_session(model, inputs, workdir)
+        if ort is not None:
+            runners["onnxruntime"] = ort[0]
+        times = {k: [] for k in runners}
+        overhead = {k: [] for k in executables}
+        with torch.no_grad():
+            for i in range(args.warmup + args.iterations):
+                for k, run in runners.items():
+                    start = time.perf_counter()
+                    run()
+                    elapsed = time.perf_counter() - start
+                    if i >= args.warmup:
+                        times[k].append(elapsed)
+                        if k in executables:
+                            e = executables[k]
+                            overhead[k].append(100 * (e.last_host_ms - e.last_kernel_ms)
+                                               / e.last_host_ms)
+    med = {k: statistics.median(v) * 1e3 for k, v in times.items()}
+    return {"model": name, "latency_ms": med,
+            "overhead_pct": {k: statistics.median(v) for k, v in overhead.items()},
+            "tasks": len(next(iter(executables.values())).tasks)}
+
+
+def table(row: dict) -> str:
+    med, eager, ort = row["latency_ms"], row["latency_ms"]["eager"], row["latency_ms"].get(
+        "onnxruntime")
+    lines = [f"{row['model']} ({row['tasks']} tasks)",
+             f"  {'configuration':<16} {'ms':>8} {'/eager':>7} {'/ORT':>7} {'overhead':>9}"]
+    for k, ms in med.items():
+        over = row["overhead_pct"].get(k)
+        lines.append(f"  {k:<16} {ms:>8.1f} {ms / eager:>7.2f} "
+                     f"{(ms / ort) if ort else float('nan'):>7.2f} "
+                     + (f"{over:>8.1f}%" if over is not None else ""))
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(prog="bench.runtime_levers", description=__doc__.split("\n")[0])
+    p.add_argument("--models", default="resnet50_bs1")
+    p.add_argument("--levers", help=f"comma-separated subset of {', '.join(LEVERS)}")
+    p.add_argument("--iterations", type=int, default=10)
+    p.add_argument("--warmup", type=int, default=2)
+    p.add_argument("--threads", type=int, default=0)
+    p.add_argument("--no-ort", action="store_true")
+    p.add_argument("--smoke", action="store_true", help="tiny models, one iteration")
+    p.add_argument("--json")
+    args = p.parse_args(argv)
+    if args.smoke:
+        args.iterations, args.warmup, args.no_ort = 1, 0, True
+        args.models = "tiny_resnet_bs1"
+    if args.threads:
+        torch.set_num_threads(args.threads)
+    models = _models(args.smoke)
+    start_load = os.getloadavg()[0]
+    print(f"load average {start_load:.2f}, {torch.get_num_threads()} threads, "
+          f"torch {torch.__version__}", flush=True)
+    rows = []
+    for name in args.models.split(","):
+        rows.append(measure(name, models[name], args))
+        print(table(rows[-1]), flush=True)
+    print(f"load average at end {os.getloadavg()[0]:.2f}")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"load_average": [start_load, os.getloadavg()[0]],
+                       "threads": torch.get_num_threads(), "torch": torch.__version__,
+                       "rows": rows}, f, indent=2)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

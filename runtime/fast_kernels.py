@@ -1,0 +1,319 @@
+"""Task-level fast paths: a task body recognised by its op sequence runs as one
+prepared call that writes straight into the task's planned output view.
+
+The generic path (runtime/program.py) runs a task body op by op, each op
+returning a fresh tensor, and the executor then copies the result into the
+task's arena view. Here, at load time, a task whose body is a known sequence
+(conv2d [+ add] [+ relu], linear [+ relu], or any body ending in an
+elementwise op that has an `out=` form) gets a runner that computes into the
+output view and applies its epilogue in place there. Anything else keeps the
+generic path: `specialize` returns None.
+
+Why writing into the output is safe: the memory plan never lets a task's
+output share bytes with an input, except an elementwise task writing exactly
+over an input it reads last (passes/memory_reuse.py `in_place_sources`,
+checked by ge_dialect/plan_verifier.py). Conv and linear tasks are never in
+place; in an elementwise body only the last op writes into the output, and it
+reads its operands index by index, so reading and writing the same bytes is
+what an in-place elementwise op does anyway.
+
+Conv algorithms (`CONV_ALGORITHMS`): the library conv (oneDNN), a 1x1
+stride-1 conv as one GEMM over the channels_last (NHWC) view, and img2col +
+GEMM for small kernels. `choose_conv` picks per shape with the rule measured
+by bench/conv_micro.py (see docs/BENCHMARKS.md, "Host runtime").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import torch
+import torch.nn.functional as F
+from xdsl.ir import Block, BlockArgument
+
+from ge_dialect import ge
+from runtime.program import BlockProgram
+
+Runner = Callable[..., None]  # runner(*task_inputs) writes the task's output view(s)
+
+
+def _ints(attr) -> tuple[int, ...]:
+    return tuple(attr.get_values())
+
+
+def is_nhwc(t: torch.Tensor) -> bool:
+    """A 4-D tensor whose NHWC permutation is contiguous (a flat [N*H*W, C] matrix)."""
+    return t.dim() == 4 and t.permute(0, 2, 3, 1).is_contiguous()
+
+
+def _as_rows(t: torch.Tensor) -> torch.Tensor:
+    """[N*H*W, C] view of a channels_last 4-D tensor (no copy)."""
+    return t.permute(0, 2, 3, 1).view(-1, t.shape[1])
+
+
+# --- conv algorithms -----------------------------------------------------------
+# Each prepares, from the weight and bias, run(x, out) writing conv(x) + bias
+# into `out`. GEMM algorithms need `out` in NHWC (channels_last) layout.
+
+
+@dataclass(frozen=True)
+class ConvAlgorithm:
+    applies: Callable[..., bool]  # (weight shape, stride, padding, dilation, groups)
+    prepare: Callable[..., Callable[[torch.Tensor, torch.Tensor], None]]
+
+
+def _library(w, b, stride, padding, dilation=(1, 1), groups=1):
+    def run(x, out):
+        out.copy_(F.conv2d(x, w, b, stride, padding, dilation, groups))
+    return run
+
+
+def _gemm_1x1(w, b, stride, padding, dilation=(1, 1), groups=1):
+    cout, cin = w.shape[:2]
+    wt = w.reshape(cout, cin).t()  # BLAS reads the transpose in place
+    bias = b if b is not None else torch.zeros(cout, dtype=w.dtype)
+
+    def run(x, out):
+        torch.addmm(bias, _as_rows(x) if is_nhwc(x) else x.permute(0, 2, 3, 1).reshape(-1, cin),
+                    wt, out=_as_rows(out))
+    return run
+
+
+def _img2col(w, b, stride, padding, dilation=(1, 1), groups=1):
+    """Gather the k*k shifted (strided) windows of a zero-padded NHWC copy into
+    one [N*Ho*Wo, k*k*Cin] matrix, then one GEMM into the output: how the cube
+    unit computes a conv. The padded copy and the column matrix are scratch
+    kept by the runner (outside the arena), allocated on first use."""
+    cout, cin, kh, kw = w.shape
+    wk = w.permute(2, 3, 1, 0).reshape(kh * kw * cin, cout).contiguous()
+    bias = b if b is not None else torch.zeros(cout, dtype=w.dtype)
+    (sh, sw), (ph, pw) = stride, padding
+    scratch: dict[tuple, tuple[torch.Tensor, torch.Tensor]] = {}
+
+    def run(x, out):
+        n, _, h, wd = x.shape
+        ho, wo = out.shape[2:]
+        key = tuple(x.shape)
+        if key not in scratch:
+            padded = torch.zeros(n, h + 2 * ph, wd + 2 * pw, cin, dtype=x.dtype)
+            cols = torch.empty(n, ho, wo, kh * kw, cin, dtype=x.dtype)
+            scratch[key] = padded, cols
+        padded, cols = scratch[key]
+        padded[:, ph:ph + h, pw:pw + wd].copy_(x.permute(0, 2, 3, 1))
+        for i in range(kh):
+            for j in range(kw):
+                cols[:, :, :, i * kw + j].copy_(
+                    padded[:, i:i + sh * (ho - 1) + 1:sh, j:j + sw * (wo - 1) + 1:sw])
+        torch.addmm(bias, cols.view(n * ho * wo, -1), wk, out=_as_rows(out))
+    return run
+
+
+def _plain(wshape, stride, padding, dilation, groups) -> bool:
+    return groups == 1 and tuple(dilation) == (1, 1)
+
+
+CONV_ALGORITHMS: dict[str, ConvAlgorithm] = {
+    "library": ConvAlgorithm(lambda *a: True, _library),
+    "gemm_1x1": ConvAlgorithm(
+        lambda ws, s, p, d, g: _plain(ws, s, p, d, g) and tuple(ws[2:]) == (1, 1)
+        and tuple(s) == (1, 1) and tuple(p) == (0, 0), _gemm_1x1),
+    "img2col": ConvAlgorithm(
+        lambda ws, s, p, d, g: _plain(ws, s, p, d, g) and max(ws[2:]) <= 3, _img2col),
+}
+
+
+def choose_conv(wshape, stride, padding, dilation, groups, out: torch.Tensor) -> str:
+    """The algorithm for one conv shape (rule from bench/conv_micro.py)."""
+    if not is_nhwc(out):
+        return "library"
+    if CONV_ALGORITHMS["gemm_1x1"].applies(wshape, stride, padding, dilation, groups):
+        return "gemm_1x1"
+    return "library"
+
+
+# --- task specializations ------------------------------------------------------
+
+# Elementwise ops with an `out=` form: the last op of a body writes into the view.
+OUT_VARIANTS: dict[type, Callable[..., torch.Tensor]] = {
+    ge.ReluOp: lambda x, out: torch.clamp_min(x, 0, out=out),  # relu(x) = max(x, 0)
+    ge.SigmoidOp: torch.sigmoid,
+    ge.TanhOp: torch.tanh,
+    ge.ExpOp: torch.exp,
+    ge.LogOp: torch.log,
+    ge.SqrtOp: torch.sqrt,
+    ge.RsqrtOp: torch.rsqrt,
+    ge.NegOp: torch.neg,
+    ge.AbsOp: torch.abs,
+    ge.ErfOp: torch.erf,
+    ge.AddOp: torch.add,
+    ge.SubOp: torch.sub,
+    ge.MulOp: torch.mul,
+    ge.DivOp: torch.div,
+    ge.MaximumOp: torch.maximum,
+    ge.MinimumOp: torch.minimum,
+}
+# A task body that only moves data: out.copy_(view of the input), or nothing if
+# the plan put the output exactly over the input (reshape/flatten in place).
+VIEW_OPS = (ge.ReshapeOp, ge.FlattenOp, ge.TransposeOp, ge.SliceOp, ge.ExpandOp)
+
+
+def _ops(block: Block) -> list:
+    return [op for op in block.ops if not isinstance(op, ge.YieldOp)]
+
+
+def _yielded(block: Block):
+    return block.last_op.operands
+
+
+def _arg(value, block: Block) -> int | None:
+    """The task-input position of `value`, if it is a block argument of `block`."""
+    if isinstance(value, BlockArgument) and value.block is block:
+        return value.index
+    return None
+
+
+def _same_element_types(op) -> bool:
+    want = op.results[0].type.element_type
+    return all(getattr(v.type, "element_type", None) == want for v in op.operands)
+
+
+def _conv_task(block: Block, ins: list, out: torch.Tensor, conv_gemm: bool) -> Runner | None:
+    """conv2d [+ add residual] [+ relu], the result written into `out`."""
+    ops = _ops(block)
+    conv = ops[0]
+    x, w, b = (_arg(v, block) for v in (conv.input, conv.weight, conv.bias or conv.input))
+    if conv.bias is None:
+        b = None
+    if x is None or w is None or ins[w] is None or (conv.bias is not None and
+                                                    (b is None or ins[b] is None)):
+        return None
+    if len(conv.input.type.get_shape()) != 4:
+        return None  # NC1HWC0 convs keep the generic (re-packing) path
+    residual, relu, prev = None, False, conv.output
+    for op in ops[1:]:
+        if isinstance(op, ge.AddOp) and residual is None and not relu:
+            other = op.rhs if op.lhs == prev else op.lhs if op.rhs == prev else None
+            residual = _arg(other, block) if other is not None else None
+            if residual is None or other.type != op.output.type:
+                return None
+        elif isinstance(op, ge.ReluOp) and not relu and op.input == prev:
+            relu = True
+        else:
+            return None
+        prev = op.results[0]
+    if list(_yielded(block)) != [prev]:
+        return None
+    weight, bias = ins[w], None if b is None else ins[b]
+    params = (_ints(conv.stride), _ints(conv.padding), _ints(conv.dilation),
+              conv.groups.value.data)
+    algorithm = choose_conv(tuple(weight.shape), *params, out) if conv_gemm else "library"
+    if algorithm == "library":
+        stride, padding, dilation, groups = params
+
+        def library(*args):
+            r = F.conv2d(args[x], weight, bias, stride, padding, dilation, groups)
+            if residual is not None:
+                if relu:
+                    r.add_(args[residual])
+                else:
+                    torch.add(r, args[residual], out=out)
+                    return
+            if relu:
+                torch.clamp_min(r, 0, out=out)
+            elif residual is None:
+                out.copy_(r)
+        return library
+    conv_into = CONV_ALGORITHMS[algorithm].prepare(weight, bias, *params)
+
+    def gemm(*args):
+        conv_into(args[x], out)
+        if residual is not None:
+            out.add_(args[residual])
+        if relu:
+            out.clamp_min_(0)
+    return gemm
+
+
+def _linear_task(block: Block, ins: list, out: torch.Tensor, conv_gemm: bool) -> Runner | None:
+    """linear [+ relu] as one addmm into `out` (rows of the leading dims)."""
+    ops = _ops(block)
+    lin = ops[0]
+    x, w = _arg(lin.input, block), _arg(lin.weight, block)
+    b = _arg(lin.bias, block) if lin.bias is not None else None
+    if x is None or w is None or ins[w] is None or ins[w].dim() != 2 or (
+            lin.bias is not None and (b is None or ins[b] is None)):
+        return None
+    relu = len(ops) == 2
+    if relu and not (isinstance(ops[1], ge.ReluOp) and ops[1].input == lin.output):
+        return None
+    if list(_yielded(block)) != [ops[-1].results[0]] or not out.is_contiguous():
+        return None
+    weight = ins[w]
+    wt, features = weight.t(), weight.shape[0]
+    bias = ins[b] if b is not None else torch.zeros(features, dtype=weight.dtype)
+    rows = out.view(-1, features)
+
+    def linear(*args):
+        torch.addmm(bias, args[x].reshape(-1, weight.shape[1]), wt, out=rows)
+        if relu:
+            rows.clamp_min_(0)
+    return linear
+
+
+def _view_task(block: Block, ins: list, out: torch.Tensor, kernel) -> Runner | None:
+    """A data-movement body: one copy into `out`, none if planned in place."""
+    (op,) = _ops(block)
+    src = _arg(op.operands[0], block)
+    if src is None or len(op.operands) != 1 or list(_yielded(block)) != [op.results[0]]:
+        return None
+    x = ins[src]
+    if (isinstance(op, ge.ReshapeOp | ge.FlattenOp) and x is not None and x.is_contiguous()
+            and out.is_contiguous() and x.data_ptr() == out.data_ptr()
+            and x.numel() == out.numel()):
+        def in_place_view(*args):
+            pass  # the bytes are already where they belong
+        return in_place_view
+
+    def copy_view(*args):
+        out.copy_(kernel(args[src]))
+    return copy_view
+
+
+def _tail_task(block: Block, out: torch.Tensor) -> Runner | None:
+    """Any body whose last op is elementwise with an `out=` form: the ops before
+    it run as usual, the last one writes into `out`."""
+    last = _ops(block)[-1]
+    body = BlockProgram(block)  # its own copy: the generic path keeps the original
+    variant = OUT_VARIANTS.get(type(last))
+    if (variant is None or list(_yielded(block)) != [last.results[0]]
+            or not _same_element_types(last) or not body.steps
+            or body.steps[-1][2] != body.outputs):
+        return None
+    _, ins, outs = body.steps[-1]
+    body.steps[-1] = (lambda *xs: variant(*xs, out=out), ins, outs)
+
+    def tail(*args):
+        body.run(args)
+    return tail
+
+
+def specialize(block: Block, body, ins: list, outs: list, conv_gemm: bool = True
+               ) -> Runner | None:
+    """A runner writing the task's result into `outs[0]`, or None for the generic path.
+
+    `body` is the task's BlockProgram (the tail specialization reuses it), `ins`
+    the task's input tensors where known at load time (None for graph inputs),
+    `outs` its output views."""
+    ops = _ops(block)
+    if len(outs) != 1 or outs[0] is None or not ops:
+        return None
+    out = outs[0]
+    first = type(ops[0])
+    if first is ge.Conv2dOp:
+        return _conv_task(block, ins, out, conv_gemm)
+    if first is ge.LinearOp and len(ops) <= 2:
+        return _linear_task(block, ins, out, conv_gemm)
+    if len(ops) == 1 and isinstance(ops[0], VIEW_OPS):
+        return _view_task(block, ins, out, body.steps[0][0])
+    return _tail_task(block, out)
