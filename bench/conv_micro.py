@@ -1,13 +1,13 @@
 """Microbenchmark: conv algorithms on ResNet-50's conv shapes (lever 3 of issue #8).
 
-    python -m bench.conv_micro [--batch 1] [--iterations 20] [--threads 2]
+    python -m bench.conv_micro [--batch 1] [--iterations 20] [--threads 2] [--layout nhwc]
 
 For every distinct conv shape of ResNet-50 it times (median ms, one process,
-the algorithms interleaved): the library conv (oneDNN) on NCHW and on
-channels_last inputs, and the GEMM forms runtime/fast_kernels.py can use:
-a 1x1 stride-1 conv as one addmm over a channels_last view, and a 3x3
-stride-1 conv as 9 shifted GEMMs over a zero-padded NHWC copy. Each figure
-includes writing the result into a preallocated output, as the runtime does.
+the algorithms interleaved, best of --iterations calls) each algorithm of runtime/fast_kernels.py
+CONV_ALGORITHMS that applies, with input and output in the given layout (the
+arena's): the library conv (oneDNN), the library conv on a channels_last copy
+of the input, 1x1 convs as GEMMs, img2col + GEMM. Each figure includes
+writing the result into a preallocated output, as the runtime does.
 The load average is printed: figures from a busy machine are not comparable.
 """
 
@@ -37,35 +37,37 @@ RESNET50_CONVS = [
 ]
 
 
-def _median_ms(fn, iterations: int) -> float:
+def _min_ms(fn, iterations: int) -> float:
+    """Best of `iterations` calls: on a shared 2-core machine the noise only adds
+    (a descheduled OpenMP thread stalls its partner for a whole time slice), so
+    the minimum estimates the algorithm's own cost best."""
     fn()
     times = []
     for _ in range(iterations):
         start = time.perf_counter()
         fn()
         times.append(time.perf_counter() - start)
-    return statistics.median(times) * 1e3
+    return min(times) * 1e3
 
 
-def candidates(n, cin, cout, size, k, stride):
-    """name -> zero-argument callable writing the conv of one shape into `out`."""
+def candidates(n, cin, cout, size, k, stride, layout="nchw"):
+    """name -> zero-argument callable writing the conv of one shape into an output
+    of `layout` (the arena's layout), from an input of that layout."""
     pad = k // 2
     st, pd = (stride, stride), (pad, pad)
-    x = torch.randn(n, cin, size, size)
+    fmt = torch.channels_last if layout == "nhwc" else torch.contiguous_format
+    x = torch.randn(n, cin, size, size).contiguous(memory_format=fmt)
     w, b = torch.randn(cout, cin, k, k), torch.randn(cout)
-    x_cl = x.contiguous(memory_format=torch.channels_last)
-    ref = F.conv2d(x, w, b, stride, pad)
-    out = torch.empty_like(ref)
-    out_cl = torch.empty_like(ref, memory_format=torch.channels_last)
-    runs = {
-        "lib_nchw": lambda: out.copy_(F.conv2d(x, w, b, stride, pad)),
-        "lib_cl": lambda: out_cl.copy_(F.conv2d(x_cl, w, b, stride, pad)),
-    }
+    ref = F.conv2d(x, w, b, st, pd)
+    out = torch.empty_like(ref).contiguous(memory_format=fmt)
+    runs = {}
     for name, algo in fast_kernels.CONV_ALGORITHMS.items():
-        if name != "library" and algo.applies(w.shape, st, pd, (1, 1), 1):
-            run = algo.prepare(w, b, st, pd)
-            runs[name] = lambda run=run: run(x_cl, out_cl)
-    return runs, ref, out, out_cl
+        if (name in fast_kernels.NHWC_ONLY) == (layout == "nhwc") or name.startswith("library"):
+            if algo.applies(w.shape, st, pd, (1, 1), 1):
+                run = algo.prepare(w, b, st, pd)
+                runs[name] = ((lambda run=run: out.copy_(run(x))) if algo.fresh
+                              else (lambda run=run: run(x, out)))
+    return runs, ref, out
 
 
 def main(argv=None) -> int:
@@ -73,27 +75,29 @@ def main(argv=None) -> int:
     p.add_argument("--batch", type=int, default=1)
     p.add_argument("--iterations", type=int, default=20)
     p.add_argument("--threads", type=int, default=0)
+    p.add_argument("--layout", choices=["nchw", "nhwc"], default="nchw",
+                   help="the activations' layout (input and output)")
     args = p.parse_args(argv)
     if args.threads:
         torch.set_num_threads(args.threads)
     print(f"load average {os.getloadavg()[0]:.2f}, {torch.get_num_threads()} threads, "
-          f"torch {torch.__version__}, batch {args.batch}")
+          f"torch {torch.__version__}, batch {args.batch}, {args.layout}")
     totals: dict[str, float] = {}
     with torch.no_grad():
         for cin, cout, size, k, stride, count in RESNET50_CONVS:
-            runs, _, _, _ = candidates(args.batch, cin, cout, size, k, stride)
+            runs, _, _ = candidates(args.batch, cin, cout, size, k, stride, args.layout)
             times: dict[str, list[float]] = {name: [] for name in runs}
             for _ in range(3):  # interleave the algorithms
                 for name, run in runs.items():
-                    times[name].append(_median_ms(run, max(1, args.iterations // 3)))
-            med = {name: statistics.median(ts) for name, ts in times.items()}
+                    times[name].append(_min_ms(run, max(1, args.iterations // 3)))
+            med = {name: min(ts) for name, ts in times.items()}
             out = size // stride
             gflop = 2 * args.batch * cout * out * out * cin * k * k / 1e9
             best = min(med, key=med.get)
             print(f"{cin:>5}->{cout:<5} {size:>3}px k{k} s{stride} x{count}: "
                   + "  ".join(f"{n} {t:.3f}ms ({gflop / t * 1e3:.0f} GF/s)"
                               for n, t in med.items()) + f"  best {best}")
-            for name in ("lib_nchw", "lib_cl"):
+            for name in ("library", "library_nhwc"):
                 totals[name] = totals.get(name, 0.0) + count * med[name]
             totals["best"] = totals.get("best", 0.0) + count * med[best]
     print("whole network, ms: " + ", ".join(f"{n} {t:.1f}" for n, t in totals.items()))

@@ -5,7 +5,8 @@
 One compiled module per model; one Executable per lever configuration, each
 adding one lever to the previous (runtime.executor.Options): the generic path,
 + zero-copy task runners (with their in-place epilogues), + the prepared
-dispatch loop, + channels_last arena views, + the per-shape conv algorithm.
+dispatch loop, + the per-shape conv algorithm; then the channels_last arena
+(NHWC views) with the library conv and with its own conv algorithm.
 All of them, PyTorch eager and ONNX Runtime take turns on every iteration
 (bench.benchmark.interleaved), so the machine's noise hits them alike. For
 each it prints the median latency, the ratio to eager and to ORT, and the
@@ -35,9 +36,13 @@ LEVERS = {
                           conv_gemm=False),
     "+prepared_loop": Options(zero_copy=True, prepared_loop=True, channels_last=False,
                               conv_gemm=False),
-    "+channels_last": Options(zero_copy=True, prepared_loop=True, channels_last=True,
-                              conv_gemm=False),
-    "+conv_gemm": Options(),
+    "+conv_algorithm": Options(zero_copy=True, prepared_loop=True, channels_last=False,
+                               conv_gemm=True),
+    # the alternative layout, with the conv algorithms that suit it
+    "nhwc_library": Options(zero_copy=True, prepared_loop=True, channels_last=True,
+                            conv_gemm=False),
+    "nhwc_algorithm": Options(zero_copy=True, prepared_loop=True, channels_last=True,
+                              conv_gemm=True),
 }
 
 

@@ -59,7 +59,7 @@ class Options:
 
     zero_copy: bool = True      # task runners write into their arena views (fast_kernels)
     prepared_loop: bool = True  # argument lists bound at load time, one call per task
-    channels_last: bool = True  # 4-D activations viewed NHWC (arena_layout)
+    channels_last: bool = False  # 4-D activations viewed NHWC (arena_layout); measured slower
     conv_gemm: bool = True      # conv algorithm chosen per shape (else the library conv)
 
 

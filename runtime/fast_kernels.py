@@ -53,23 +53,48 @@ def _as_rows(t: torch.Tensor) -> torch.Tensor:
 
 
 # --- conv algorithms -----------------------------------------------------------
-# Each prepares, from the weight and bias, run(x, out) writing conv(x) + bias
-# into `out`. GEMM algorithms need `out` in NHWC (channels_last) layout.
+# Each prepares, from the weight and bias, either run(x, out) writing
+# conv(x) + bias into `out`, or (`fresh`) run(x) returning a new tensor, for
+# the library conv, which has no form that writes into a given view.
 
 
 @dataclass(frozen=True)
 class ConvAlgorithm:
     applies: Callable[..., bool]  # (weight shape, stride, padding, dilation, groups)
-    prepare: Callable[..., Callable[[torch.Tensor, torch.Tensor], None]]
+    prepare: Callable[..., Callable[..., torch.Tensor | None]]
+    fresh: bool = False
 
 
 def _library(w, b, stride, padding, dilation=(1, 1), groups=1):
-    def run(x, out):
-        out.copy_(F.conv2d(x, w, b, stride, padding, dilation, groups))
-    return run
+    return lambda x: F.conv2d(x, w, b, stride, padding, dilation, groups)
+
+
+def _library_nhwc(w, b, stride, padding, dilation=(1, 1), groups=1):
+    """The library conv on a channels_last copy of the input: oneDNN's NHWC
+    kernel is much faster for few input channels (ResNet's 3-channel stem)."""
+    return lambda x: F.conv2d(x.contiguous(memory_format=torch.channels_last), w, b, stride,
+                              padding, dilation, groups)
 
 
 def _gemm_1x1(w, b, stride, padding, dilation=(1, 1), groups=1):
+    """A 1x1 conv on NCHW: per image, out[Cout, H*W] = W[Cout, Cin] @ x[Cin, H*W] + b.
+    A stride is a strided view of the input, gathered by reshape."""
+    cout, cin = w.shape[:2]
+    w2 = w.reshape(cout, cin)
+    bias = (b if b is not None else torch.zeros(cout, dtype=w.dtype)).view(cout, 1)
+    sh, sw = stride
+
+    def run(x, out):
+        if (sh, sw) != (1, 1):
+            x = x[:, :, ::sh, ::sw]
+        rows, cols = x.reshape(x.shape[0], cin, -1), out.view(out.shape[0], cout, -1)
+        for i in range(x.shape[0]):
+            torch.addmm(bias, w2, rows[i], out=cols[i])
+    return run
+
+
+def _gemm_1x1_nhwc(w, b, stride, padding, dilation=(1, 1), groups=1):
+    """A 1x1 stride-1 conv on NHWC: out[N*H*W, Cout] = x[N*H*W, Cin] @ W^T + b."""
     cout, cin = w.shape[:2]
     wt = w.reshape(cout, cin).t()  # BLAS reads the transpose in place
     bias = b if b is not None else torch.zeros(cout, dtype=w.dtype)
@@ -113,21 +138,39 @@ def _plain(wshape, stride, padding, dilation, groups) -> bool:
     return groups == 1 and tuple(dilation) == (1, 1)
 
 
+def _pointwise(ws, s, p, d, g) -> bool:
+    return _plain(ws, s, p, d, g) and tuple(ws[2:]) == (1, 1) and tuple(p) == (0, 0)
+
+
+# name -> (applies, prepare); `nhwc` algorithms need the output in NHWC layout.
 CONV_ALGORITHMS: dict[str, ConvAlgorithm] = {
-    "library": ConvAlgorithm(lambda *a: True, _library),
-    "gemm_1x1": ConvAlgorithm(
-        lambda ws, s, p, d, g: _plain(ws, s, p, d, g) and tuple(ws[2:]) == (1, 1)
-        and tuple(s) == (1, 1) and tuple(p) == (0, 0), _gemm_1x1),
-    "img2col": ConvAlgorithm(
+    "library": ConvAlgorithm(lambda *a: True, _library, fresh=True),
+    "library_nhwc": ConvAlgorithm(lambda *a: True, _library_nhwc, fresh=True),
+    "gemm_1x1": ConvAlgorithm(_pointwise, _gemm_1x1),
+    "gemm_1x1_nhwc": ConvAlgorithm(
+        lambda ws, s, p, d, g: _pointwise(ws, s, p, d, g) and tuple(s) == (1, 1),
+        _gemm_1x1_nhwc),
+    "img2col_nhwc": ConvAlgorithm(
         lambda ws, s, p, d, g: _plain(ws, s, p, d, g) and max(ws[2:]) <= 3, _img2col),
 }
+NHWC_ONLY = {"gemm_1x1_nhwc", "img2col_nhwc"}
 
 
 def choose_conv(wshape, stride, padding, dilation, groups, out: torch.Tensor) -> str:
-    """The algorithm for one conv shape (rule from bench/conv_micro.py)."""
-    if not is_nhwc(out):
-        return "library"
-    if CONV_ALGORITHMS["gemm_1x1"].applies(wshape, stride, padding, dilation, groups):
+    """The algorithm for one conv shape: a rule calibrated with bench/conv_micro.py
+    on ResNet-50's shapes (docs/BENCHMARKS.md, "Host runtime"), not a timing at
+    load, so that a busy machine cannot make the choice random.
+
+    NCHW arena: the library's NHWC kernel for few input channels (the stem);
+    1x1 convs as GEMMs when the output has at least 14x14 pixels (at 7x7 the
+    library was faster); the library conv for the rest. NHWC arena: 1x1
+    stride-1 convs as one GEMM over the rows, the library conv otherwise."""
+    params = (wshape, stride, padding, dilation, groups)
+    if is_nhwc(out) and not out.is_contiguous():
+        return "gemm_1x1_nhwc" if CONV_ALGORITHMS["gemm_1x1_nhwc"].applies(*params) else "library"
+    if wshape[1] * groups <= 4:
+        return "library_nhwc"
+    if CONV_ALGORITHMS["gemm_1x1"].applies(*params) and out.shape[2] * out.shape[3] >= 196:
         return "gemm_1x1"
     return "library"
 
@@ -208,11 +251,12 @@ def _conv_task(block: Block, ins: list, out: torch.Tensor, conv_gemm: bool) -> R
     params = (_ints(conv.stride), _ints(conv.padding), _ints(conv.dilation),
               conv.groups.value.data)
     algorithm = choose_conv(tuple(weight.shape), *params, out) if conv_gemm else "library"
-    if algorithm == "library":
-        stride, padding, dilation, groups = params
+    conv_into = CONV_ALGORITHMS[algorithm].prepare(weight, bias, *params)
+    if CONV_ALGORITHMS[algorithm].fresh:
+        conv = conv_into
 
         def library(*args):
-            r = F.conv2d(args[x], weight, bias, stride, padding, dilation, groups)
+            r = conv(args[x])
             if residual is not None:
                 if relu:
                     r.add_(args[residual])
@@ -224,7 +268,6 @@ def _conv_task(block: Block, ins: list, out: torch.Tensor, conv_gemm: bool) -> R
             elif residual is None:
                 out.copy_(r)
         return library
-    conv_into = CONV_ALGORITHMS[algorithm].prepare(weight, bias, *params)
 
     def gemm(*args):
         conv_into(args[x], out)

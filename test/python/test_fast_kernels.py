@@ -25,6 +25,7 @@ ALL_OFF_BUT = {
     "channels_last": Options(False, False, True, False),
     "zero_copy+channels_last": Options(True, False, True, False),
     "all": Options(),
+    "all_nhwc": Options(channels_last=True),
 }
 
 
@@ -70,20 +71,35 @@ def test_conv_algorithms_match_conv2d(shape, algorithm, x_layout):
     w, b = torch.randn(cout, cin, k, k), torch.randn(cout) if has_bias else None
     expected = F.conv2d(x, w, b, s, p)
     out = torch.full_like(expected, float("nan")).contiguous(memory_format=torch.channels_last)
-    algo.prepare(w, b, (s, s), (p, p))(x, out)
+    run = algo.prepare(w, b, (s, s), (p, p))
+    if algo.fresh:
+        torch.testing.assert_close(run(x), expected, **TOL)
+        return
+    run(x, out)
     torch.testing.assert_close(out, expected, **TOL)
-    algo.prepare(w, b, (s, s), (p, p))(x, out)  # again: scratch reused, output overwritten
+    out.fill_(float("nan"))
+    run(x, out)  # again: scratch reused, output overwritten
     torch.testing.assert_close(out, expected, **TOL)
+    if "nhwc" not in algorithm:  # NCHW algorithms also write into an NCHW output
+        out = torch.full_like(expected, float("nan"))
+        run(x, out)
+        torch.testing.assert_close(out, expected, **TOL)
 
 
 def test_choose_conv_rule():
-    nhwc = torch.empty(1, 8, 4, 4).contiguous(memory_format=torch.channels_last)
-    nchw = torch.empty(1, 8, 4, 4)
+    nhwc = torch.empty(1, 8, 14, 14).contiguous(memory_format=torch.channels_last)
+    nchw, small = torch.empty(1, 8, 14, 14), torch.empty(1, 8, 7, 7)
     one = ((8, 8, 1, 1), (1, 1), (0, 0), (1, 1), 1)
-    assert fast_kernels.choose_conv(*one, nhwc) == "gemm_1x1"
-    assert fast_kernels.choose_conv(*one, nchw) == "library"  # GEMM rows need NHWC
-    assert fast_kernels.choose_conv((8, 8, 1, 1), (2, 2), (0, 0), (1, 1), 1, nhwc) == "library"
-    assert fast_kernels.choose_conv((8, 8, 3, 3), (1, 1), (1, 1), (1, 1), 1, nhwc) == "library"
+    choose = fast_kernels.choose_conv
+    assert choose(*one, nhwc) == "gemm_1x1_nhwc"
+    assert choose((8, 8, 1, 1), (2, 2), (0, 0), (1, 1), 1, nhwc) == "library"
+    assert choose((8, 8, 3, 3), (1, 1), (1, 1), (1, 1), 1, nhwc) == "library"
+    assert choose(*one, nchw) == "gemm_1x1"
+    assert choose((8, 8, 1, 1), (2, 2), (0, 0), (1, 1), 1, nchw) == "gemm_1x1"
+    assert choose(*one, small) == "library"
+    assert choose((8, 8, 3, 3), (1, 1), (1, 1), (1, 1), 1, nchw) == "library"
+    assert choose((8, 3, 7, 7), (2, 2), (3, 3), (1, 1), 1, nchw) == "library_nhwc"
+    assert choose((8, 4, 1, 1), (1, 1), (0, 0), (1, 1), 2, nchw) == "library"  # grouped
 
 
 # --- task specializations inside the executor -----------------------------------
@@ -116,7 +132,7 @@ class ConvEpilogues(nn.Module):
 @pytest.mark.parametrize("config", sorted(ALL_OFF_BUT))
 def test_conv_and_linear_tasks_match_generic_and_eager(config):
     torch.manual_seed(0)
-    inputs = (torch.randn(2, 4, 8, 8),)
+    inputs = (torch.randn(2, 4, 16, 16),)
     module, expected = compiled(ConvEpilogues(), inputs, pipeline="op-fusion")
     generic = Executable(module, options=GENERIC).run(*inputs)[0]
     fast = Executable(module, options=ALL_OFF_BUT[config])
@@ -127,8 +143,8 @@ def test_conv_and_linear_tasks_match_generic_and_eager(config):
     used = set(kinds(fast).values())
     if ALL_OFF_BUT[config].zero_copy:
         assert {"library", "linear"} <= used, kinds(fast)  # conv tasks and linear tasks
-    if config == "all":
-        assert "gemm" in used, kinds(fast)  # the 1x1 convs over NHWC views
+    if config.startswith("all"):
+        assert "gemm" in used, kinds(fast)  # the 1x1 convs as GEMMs
     if not ALL_OFF_BUT[config].zero_copy:
         assert used == {"generic"}
 
@@ -139,7 +155,7 @@ def test_graph_input_feeding_a_gemm_conv_in_nchw():
     model = nn.Sequential(nn.Conv2d(6, 8, 1), nn.ReLU(), nn.Conv2d(8, 4, 1))
     inputs = (torch.randn(2, 6, 5, 5),)
     module, expected = compiled(model, inputs)
-    executable = Executable(module)
+    executable = Executable(module, options=Options(channels_last=True))
     assert list(kinds(executable).values()).count("gemm") == 2, kinds(executable)
     for x in (inputs[0], inputs[0].contiguous(memory_format=torch.channels_last)):
         (out,) = executable.run(x)
@@ -168,13 +184,14 @@ def test_elementwise_tails_write_into_their_views():
     assert "tail" in used and "copy_view" in used, used
 
 
-def test_in_place_tasks_keep_their_meaning():
+@pytest.mark.parametrize("nhwc", [False, True])
+def test_in_place_tasks_keep_their_meaning(nhwc):
     """Unfused, ReLU and the residual add write over their inputs (same bytes):
     the tail runners then write an output that is also their input."""
     model, inputs = tiny_resnet.make()
     module, expected = compiled(model, inputs, pipeline="fold-batch-norm,dce")
     check_module(module)
-    executable = Executable(module)
+    executable = Executable(module, options=Options(channels_last=nhwc))
     in_place = []
     for t, runner in zip(executable.tasks, executable.runners):
         ins = {v.owner.offset.value.data for v in t.op.ins if isinstance(v.owner, ascend.BufferOp)}
@@ -207,13 +224,15 @@ def test_in_place_groups_of_mixed_shapes_stay_nchw():
             and b.offset == conv_out.offset and b.output.type.get_shape()[1] == 100]
     assert flat, "the plan should put the flatten in place over the conv output"
     assert conv_out not in channels_last_buffers(ops)
-    torch.testing.assert_close(Executable(module).run(*inputs)[0], expected, **TOL)
+    for options in (Options(), Options(channels_last=True)):
+        torch.testing.assert_close(Executable(module, options=options).run(*inputs)[0],
+                                   expected, **TOL)
 
 
 def test_buffers_are_nhwc_views_of_the_arena():
     model, inputs = resnet_block.make()
     module, expected = compiled(model, inputs)
-    executable = Executable(module)
+    executable = Executable(module, options=Options(channels_last=True))
     start = executable.arena.data_ptr()
     end = start + executable.arena.numel()
     nhwc = [v for v in executable.values if v is not None and v.dim() == 4
