@@ -33,16 +33,16 @@ from runtime.executor import GENERIC, Executable, Options
 LEVERS = {
     "generic": GENERIC,
     "+zero_copy": Options(zero_copy=True, prepared_loop=False, channels_last=False,
-                          conv_gemm=False),
+                          algorithms=False),
     "+prepared_loop": Options(zero_copy=True, prepared_loop=True, channels_last=False,
-                              conv_gemm=False),
+                              algorithms=False),
     "+conv_algorithm": Options(zero_copy=True, prepared_loop=True, channels_last=False,
-                               conv_gemm=True),
+                               algorithms=True),
     # the alternative layout, with the conv algorithms that suit it
     "nhwc_library": Options(zero_copy=True, prepared_loop=True, channels_last=True,
-                            conv_gemm=False),
+                            algorithms=False),
     "nhwc_algorithm": Options(zero_copy=True, prepared_loop=True, channels_last=True,
-                              conv_gemm=True),
+                              algorithms=True),
 }
 
 
@@ -73,9 +73,46 @@ def measure(name: str, make, args) -> dict:
                             overhead[k].append(100 * (e.last_host_ms - e.last_kernel_ms)
                                                / e.last_host_ms)
     med = {k: statistics.median(v) * 1e3 for k, v in times.items()}
-    return {"model": name, "latency_ms": med,
+    last = executables[chosen[-1]] if "+conv_algorithm" not in executables else \
+        executables["+conv_algorithm"]
+    extra = {}
+    if args.tasks:
+        extra["slowest_tasks"] = task_times(last, inputs, 3)[:args.tasks]
+    if args.profile:
+        extra["profiled_host_ms"], extra["profiled_aten_ms"] = torch_op_share(last, inputs)
+    return {"model": name, "latency_ms": med, **extra,
             "overhead_pct": {k: statistics.median(v) for k, v in overhead.items()},
             "tasks": len(next(iter(executables.values())).tasks)}
+
+
+def task_times(executable: Executable, inputs, iterations: int) -> list[tuple[str, str, float]]:
+    """(task, runner, median ms) per task of `executable`, slowest first."""
+    times: dict[int, list[float]] = {i: [] for i in range(len(executable.tasks))}
+    with torch.no_grad():
+        for _ in range(iterations):
+            executable.run(*inputs)  # binds the inputs into the prepared argument lists
+            for i, (run, args) in zip(executable.host_order, executable._prepared):
+                start = time.perf_counter()
+                run(*args)
+                times[i].append(time.perf_counter() - start)
+    rows = [(executable.tasks[i].name, executable.runners[i].__name__,
+             statistics.median(ts) * 1e3) for i, ts in times.items()]
+    return sorted(rows, key=lambda r: -r[2])
+
+
+def torch_op_share(executable: Executable, inputs) -> tuple[float, float]:
+    """(host ms, ms inside top-level ATen ops) of one run under torch.profiler: the
+    rest is Python and dispatch, what a C++ runtime would not pay. The profiler
+    adds its own cost per op, so this is an estimate."""
+    from torch.profiler import ProfilerActivity, profile
+
+    for _ in range(2):  # the first profiled run pays the profiler's start-up
+        with torch.no_grad(), profile(activities=[ProfilerActivity.CPU]) as prof:
+            start = time.perf_counter()
+            executable.run(*inputs)
+            host = time.perf_counter() - start
+    top = [e for e in prof.events() if e.cpu_parent is None and e.name.startswith("aten::")]
+    return host * 1e3, sum(e.cpu_time_total for e in top) / 1e3
 
 
 def table(row: dict) -> str:
@@ -88,6 +125,12 @@ def table(row: dict) -> str:
         lines.append(f"  {k:<16} {ms:>8.1f} {ms / eager:>7.2f} "
                      f"{(ms / ort) if ort else float('nan'):>7.2f} "
                      + (f"{over:>8.1f}%" if over is not None else ""))
+    for task, runner, ms in row.get("slowest_tasks", []):
+        lines.append(f"    {task:<28} {runner:<14} {ms:8.3f} ms")
+    if "profiled_host_ms" in row:
+        host, aten = row["profiled_host_ms"], row["profiled_aten_ms"]
+        lines.append(f"  under torch.profiler: host {host:.1f} ms, in top-level ATen ops "
+                     f"{aten:.1f} ms, Python and dispatch {100 * (host - aten) / host:.1f}%")
     return "\n".join(lines)
 
 
@@ -100,6 +143,9 @@ def main(argv=None) -> int:
     p.add_argument("--threads", type=int, default=0)
     p.add_argument("--no-ort", action="store_true")
     p.add_argument("--smoke", action="store_true", help="tiny models, one iteration")
+    p.add_argument("--tasks", type=int, default=0, help="print the N slowest tasks")
+    p.add_argument("--profile", action="store_true",
+                   help="also the share of host time outside ATen ops (torch.profiler)")
     p.add_argument("--json")
     args = p.parse_args(argv)
     if args.smoke:

@@ -60,7 +60,7 @@ class Options:
     zero_copy: bool = True      # task runners write into their arena views (fast_kernels)
     prepared_loop: bool = True  # argument lists bound at load time, one call per task
     channels_last: bool = False  # 4-D activations viewed NHWC (arena_layout); measured slower
-    conv_gemm: bool = True      # conv algorithm chosen per shape (else the library conv)
+    algorithms: bool = True     # conv / pool algorithm chosen per shape (else the library's)
 
 
 GENERIC = Options(False, False, False, False)
@@ -188,7 +188,7 @@ class Executable:
         if self.options.zero_copy:
             fast = fast_kernels.specialize(task.op.body.block, task.body,
                                            [self.values[s] for s in task.ins], outs,
-                                           self.options.conv_gemm)
+                                           self.options.algorithms)
             if fast is not None:
                 return fast
         body = task.body

@@ -161,16 +161,15 @@ def choose_conv(wshape, stride, padding, dilation, groups, out: torch.Tensor) ->
     on ResNet-50's shapes (docs/BENCHMARKS.md, "Host runtime"), not a timing at
     load, so that a busy machine cannot make the choice random.
 
-    NCHW arena: the library's NHWC kernel for few input channels (the stem);
-    1x1 convs as GEMMs when the output has at least 14x14 pixels (at 7x7 the
-    library was faster); the library conv for the rest. NHWC arena: 1x1
-    stride-1 convs as one GEMM over the rows, the library conv otherwise."""
+    NCHW arena: 1x1 convs with at most 64 input channels as GEMMs (oneDNN's
+    NCHW 1x1 kernel is weakest at small K: 64->256 channels at 56x56 took
+    1.05 ms, 0.64 ms as a GEMM); the library conv for everything else, where
+    it was as fast as or faster than any GEMM form in the network. NHWC arena:
+    1x1 stride-1 convs as one GEMM over the rows, the library conv otherwise."""
     params = (wshape, stride, padding, dilation, groups)
     if is_nhwc(out) and not out.is_contiguous():
         return "gemm_1x1_nhwc" if CONV_ALGORITHMS["gemm_1x1_nhwc"].applies(*params) else "library"
-    if wshape[1] * groups <= 4:
-        return "library_nhwc"
-    if CONV_ALGORITHMS["gemm_1x1"].applies(*params) and out.shape[2] * out.shape[3] >= 196:
+    if CONV_ALGORITHMS["gemm_1x1"].applies(*params) and wshape[1] <= 64:
         return "gemm_1x1"
     return "library"
 
@@ -221,7 +220,7 @@ def _same_element_types(op) -> bool:
     return all(getattr(v.type, "element_type", None) == want for v in op.operands)
 
 
-def _conv_task(block: Block, ins: list, out: torch.Tensor, conv_gemm: bool) -> Runner | None:
+def _conv_task(block: Block, ins: list, out: torch.Tensor, algorithms: bool) -> Runner | None:
     """conv2d [+ add residual] [+ relu], the result written into `out`."""
     ops = _ops(block)
     conv = ops[0]
@@ -250,7 +249,7 @@ def _conv_task(block: Block, ins: list, out: torch.Tensor, conv_gemm: bool) -> R
     weight, bias = ins[w], None if b is None else ins[b]
     params = (_ints(conv.stride), _ints(conv.padding), _ints(conv.dilation),
               conv.groups.value.data)
-    algorithm = choose_conv(tuple(weight.shape), *params, out) if conv_gemm else "library"
+    algorithm = choose_conv(tuple(weight.shape), *params, out) if algorithms else "library"
     conv_into = CONV_ALGORITHMS[algorithm].prepare(weight, bias, *params)
     if CONV_ALGORITHMS[algorithm].fresh:
         conv = conv_into
@@ -278,7 +277,7 @@ def _conv_task(block: Block, ins: list, out: torch.Tensor, conv_gemm: bool) -> R
     return gemm
 
 
-def _linear_task(block: Block, ins: list, out: torch.Tensor, conv_gemm: bool) -> Runner | None:
+def _linear_task(block: Block, ins: list, out: torch.Tensor, algorithms: bool) -> Runner | None:
     """linear [+ relu] as one addmm into `out` (rows of the leading dims)."""
     ops = _ops(block)
     lin = ops[0]
@@ -302,6 +301,24 @@ def _linear_task(block: Block, ins: list, out: torch.Tensor, conv_gemm: bool) ->
         if relu:
             rows.clamp_min_(0)
     return linear
+
+
+def _max_pool_task(block: Block, ins: list, out: torch.Tensor, algorithms: bool
+                   ) -> Runner | None:
+    """max_pool2d on an NHWC copy of the input: torch's NCHW max-pool kernel took
+    3.3 ms on ResNet-50's 64x112x112 stem output, 0.68 ms with the reorder."""
+    (op,) = _ops(block)
+    src = _arg(op.input, block)
+    if not algorithms or src is None or len(op.input.type.get_shape()) != 4:
+        return None
+    k, s, p, d = (_ints(op.kernel_size), _ints(op.stride), _ints(op.padding),
+                  _ints(op.dilation))
+    ceil = bool(op.ceil_mode.value.data)
+
+    def max_pool_nhwc(*args):
+        x = args[src].contiguous(memory_format=torch.channels_last)
+        out.copy_(F.max_pool2d(x, k, s, p, d, ceil_mode=ceil))
+    return max_pool_nhwc
 
 
 def _view_task(block: Block, ins: list, out: torch.Tensor, kernel) -> Runner | None:
@@ -341,7 +358,7 @@ def _tail_task(block: Block, out: torch.Tensor) -> Runner | None:
     return tail
 
 
-def specialize(block: Block, body, ins: list, outs: list, conv_gemm: bool = True
+def specialize(block: Block, body, ins: list, outs: list, algorithms: bool = True
                ) -> Runner | None:
     """A runner writing the task's result into `outs[0]`, or None for the generic path.
 
@@ -354,9 +371,11 @@ def specialize(block: Block, body, ins: list, outs: list, conv_gemm: bool = True
     out = outs[0]
     first = type(ops[0])
     if first is ge.Conv2dOp:
-        return _conv_task(block, ins, out, conv_gemm)
+        return _conv_task(block, ins, out, algorithms)
     if first is ge.LinearOp and len(ops) <= 2:
-        return _linear_task(block, ins, out, conv_gemm)
+        return _linear_task(block, ins, out, algorithms)
+    if len(ops) == 1 and first is ge.MaxPool2dOp:
+        return _max_pool_task(block, ins, out, algorithms)
     if len(ops) == 1 and isinstance(ops[0], VIEW_OPS):
         return _view_task(block, ins, out, body.steps[0][0])
     return _tail_task(block, out)
