@@ -62,9 +62,11 @@ def candidates(n, cin, cout, size, k, stride, layout="nchw"):
     out = torch.empty_like(ref).contiguous(memory_format=fmt)
     runs = {}
     for name, algo in fast_kernels.CONV_ALGORITHMS.items():
-        if (name in fast_kernels.NHWC_ONLY) == (layout == "nhwc") or name.startswith("library"):
+        if ((name in fast_kernels.NHWC_ONLY) == (layout == "nhwc") or name.startswith("library")
+                or algo.fused):
             if algo.applies(w.shape, st, pd, (1, 1), 1):
-                run = algo.prepare(w, b, st, pd)
+                run = (algo.prepare(w, b, st, pd, input_shape=x.shape) if algo.fused
+                       else algo.prepare(w, b, st, pd))
                 runs[name] = ((lambda run=run: out.copy_(run(x))) if algo.fresh
                               else (lambda run=run: run(x, out)))
     return runs, ref, out

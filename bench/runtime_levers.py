@@ -63,6 +63,7 @@ def measure(name: str, make, args) -> dict:
         with torch.no_grad():
             for i in range(args.warmup + args.iterations):
                 for k, run in runners.items():
+                    time.sleep(args.settle)
                     start = time.perf_counter()
                     run()
                     elapsed = time.perf_counter() - start
@@ -143,6 +144,9 @@ def main(argv=None) -> int:
     p.add_argument("--threads", type=int, default=0)
     p.add_argument("--no-ort", action="store_true")
     p.add_argument("--smoke", action="store_true", help="tiny models, one iteration")
+    p.add_argument("--settle", type=float, default=0.2,
+                   help="seconds of idle before each timed call, so that the previous "
+                   "runner's spinning worker threads (ORT's, OpenMP's) have gone to sleep")
     p.add_argument("--tasks", type=int, default=0, help="print the N slowest tasks")
     p.add_argument("--profile", action="store_true",
                    help="also the share of host time outside ATen ops (torch.profiler)")

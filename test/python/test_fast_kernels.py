@@ -71,6 +71,10 @@ def test_conv_algorithms_match_conv2d(shape, algorithm, x_layout):
     w, b = torch.randn(cout, cin, k, k), torch.randn(cout) if has_bias else None
     expected = F.conv2d(x, w, b, s, p)
     out = torch.full_like(expected, float("nan")).contiguous(memory_format=torch.channels_last)
+    if algo.fused:
+        run = algo.prepare(w, b, (s, s), (p, p), input_shape=x.shape)
+        torch.testing.assert_close(run(x), expected, **TOL)
+        return
     run = algo.prepare(w, b, (s, s), (p, p))
     if algo.fresh:
         torch.testing.assert_close(run(x), expected, **TOL)
@@ -86,14 +90,31 @@ def test_conv_algorithms_match_conv2d(shape, algorithm, x_layout):
         torch.testing.assert_close(out, expected, **TOL)
 
 
+@pytest.mark.skipif(not fast_kernels._has_onednn(), reason="torch built without oneDNN")
+@pytest.mark.parametrize("relu", [False, True])
+@pytest.mark.parametrize("residual", [False, True])
+@pytest.mark.parametrize("nhwc", [False, True])
+def test_onednn_packed_epilogues(relu, residual, nhwc):
+    torch.manual_seed(0)
+    fmt = torch.channels_last if nhwc else torch.contiguous_format
+    x = torch.randn(2, 8, 9, 9).contiguous(memory_format=fmt)
+    w, b = torch.randn(16, 8, 3, 3), torch.randn(16)
+    res = torch.randn(2, 16, 5, 5).contiguous(memory_format=fmt)
+    expected = F.conv2d(x, w, b, 2, 1) + (res if residual else 0)
+    expected = torch.relu(expected) if relu else expected
+    run = fast_kernels.CONV_ALGORITHMS["onednn_packed"].prepare(
+        w, b, (2, 2), (1, 1), input_shape=x.shape, relu=relu, residual=residual)
+    torch.testing.assert_close(run(x, res if residual else None), expected, **TOL)
+
+
 def test_choose_conv_rule():
     nhwc = torch.empty(1, 8, 14, 14).contiguous(memory_format=torch.channels_last)
     nchw, small = torch.empty(1, 8, 14, 14), torch.empty(1, 8, 7, 7)
     one = ((8, 8, 1, 1), (1, 1), (0, 0), (1, 1), 1)
     choose = fast_kernels.choose_conv
-    assert choose(*one, nhwc) == "gemm_1x1_nhwc"
-    assert choose((8, 8, 1, 1), (2, 2), (0, 0), (1, 1), 1, nhwc) == "library"
-    assert choose((8, 8, 3, 3), (1, 1), (1, 1), (1, 1), 1, nhwc) == "library"
+    nhwc_choice = "onednn_packed" if fast_kernels._has_onednn() else "gemm_1x1_nhwc"
+    assert choose(*one, nhwc) == nhwc_choice
+    assert choose((8, 8, 3, 3), (1, 1), (1, 1), (1, 1), 1, nhwc) in {"onednn_packed", "library"}
     assert choose(*one, nchw) == choose(*one, small) == "gemm_1x1"
     assert choose((8, 8, 1, 1), (2, 2), (0, 0), (1, 1), 1, nchw) == "gemm_1x1"
     assert choose((8, 128, 1, 1), (1, 1), (0, 0), (1, 1), 1, nchw) == "library"  # large K
@@ -141,9 +162,12 @@ def test_conv_and_linear_tasks_match_generic_and_eager(config):
     torch.testing.assert_close(fast.run(*inputs)[0], out)  # a second run: same numbers
     used = set(kinds(fast).values())
     if ALL_OFF_BUT[config].zero_copy:
-        assert {"library", "linear"} <= used, kinds(fast)  # conv tasks and linear tasks
-    if config.startswith("all"):
+        conv_runners = {k for n, k in kinds(fast).items() if n.startswith("conv")}
+        assert "linear" in used and conv_runners <= {"library", "gemm", "onednn"}, kinds(fast)
+    if config == "all":
         assert "gemm" in used, kinds(fast)  # the 1x1 convs as GEMMs
+    if config == "all_nhwc" and fast_kernels._has_onednn():
+        assert "onednn" in used, kinds(fast)  # prepacked oneDNN convs
     if not ALL_OFF_BUT[config].zero_copy:
         assert used == {"generic"}
 
@@ -154,7 +178,7 @@ def test_graph_input_feeding_a_gemm_conv_in_nchw():
     model = nn.Sequential(nn.Conv2d(6, 8, 1), nn.ReLU(), nn.Conv2d(8, 4, 1))
     inputs = (torch.randn(2, 6, 5, 5),)
     module, expected = compiled(model, inputs)
-    executable = Executable(module, options=Options(channels_last=True))
+    executable = Executable(module)
     assert list(kinds(executable).values()).count("gemm") == 2, kinds(executable)
     for x in (inputs[0], inputs[0].contiguous(memory_format=torch.channels_last)):
         (out,) = executable.run(x)
