@@ -5,8 +5,9 @@
 One compiled module per model; one Executable per lever configuration, each
 adding one lever to the previous (runtime.executor.Options): the generic path,
 + zero-copy task runners (with their in-place epilogues), + the prepared
-dispatch loop, + the per-shape conv algorithm; then the channels_last arena
-(NHWC views) with the library conv and with its own conv algorithm.
+dispatch loop, + the per-shape conv/pool algorithms on the NCHW arena, +
+the channels_last arena (NHWC views, with its algorithms: the default); and
+the channels_last arena with the library conv, to show the layout alone.
 All of them, PyTorch eager and ONNX Runtime take turns on every iteration
 (bench.benchmark.interleaved), so the machine's noise hits them alike. For
 each it prints the median latency, the ratio to eager and to ORT, and the
@@ -36,13 +37,12 @@ LEVERS = {
                           algorithms=False),
     "+prepared_loop": Options(zero_copy=True, prepared_loop=True, channels_last=False,
                               algorithms=False),
-    "+conv_algorithm": Options(zero_copy=True, prepared_loop=True, channels_last=False,
-                               algorithms=True),
-    # the alternative layout, with the conv algorithms that suit it
+    "+algorithms": Options(zero_copy=True, prepared_loop=True, channels_last=False,
+                           algorithms=True),
+    "+channels_last": Options(),  # everything: the default
+    # the layout alone, with the library conv
     "nhwc_library": Options(zero_copy=True, prepared_loop=True, channels_last=True,
                             algorithms=False),
-    "nhwc_algorithm": Options(zero_copy=True, prepared_loop=True, channels_last=True,
-                              algorithms=True),
 }
 
 
@@ -74,8 +74,7 @@ def measure(name: str, make, args) -> dict:
                             overhead[k].append(100 * (e.last_host_ms - e.last_kernel_ms)
                                                / e.last_host_ms)
     med = {k: statistics.median(v) * 1e3 for k, v in times.items()}
-    last = executables[chosen[-1]] if "+conv_algorithm" not in executables else \
-        executables["+conv_algorithm"]
+    last = executables.get("+channels_last", executables[chosen[-1]])
     extra = {}
     if args.tasks:
         extra["slowest_tasks"] = task_times(last, inputs, 3)[:args.tasks]
@@ -102,9 +101,9 @@ def task_times(executable: Executable, inputs, iterations: int) -> list[tuple[st
 
 
 def torch_op_share(executable: Executable, inputs) -> tuple[float, float]:
-    """(host ms, ms inside top-level ATen ops) of one run under torch.profiler: the
-    rest is Python and dispatch, what a C++ runtime would not pay. The profiler
-    adds its own cost per op, so this is an estimate."""
+    """(host ms, ms inside top-level torch ops: aten::, mkldnn::) of one run under
+    torch.profiler: the rest is Python and dispatch, what a C++ runtime would not
+    pay. The profiler adds its own cost per op, so this is an estimate."""
     from torch.profiler import ProfilerActivity, profile
 
     for _ in range(2):  # the first profiled run pays the profiler's start-up
@@ -112,7 +111,7 @@ def torch_op_share(executable: Executable, inputs) -> tuple[float, float]:
             start = time.perf_counter()
             executable.run(*inputs)
             host = time.perf_counter() - start
-    top = [e for e in prof.events() if e.cpu_parent is None and e.name.startswith("aten::")]
+    top = [e for e in prof.events() if e.cpu_parent is None and "::" in e.name]
     return host * 1e3, sum(e.cpu_time_total for e in top) / 1e3
 
 
@@ -130,7 +129,7 @@ def table(row: dict) -> str:
         lines.append(f"    {task:<28} {runner:<14} {ms:8.3f} ms")
     if "profiled_host_ms" in row:
         host, aten = row["profiled_host_ms"], row["profiled_aten_ms"]
-        lines.append(f"  under torch.profiler: host {host:.1f} ms, in top-level ATen ops "
+        lines.append(f"  under torch.profiler: host {host:.1f} ms, in top-level torch ops "
                      f"{aten:.1f} ms, Python and dispatch {100 * (host - aten) / host:.1f}%")
     return "\n".join(lines)
 
@@ -149,7 +148,7 @@ def main(argv=None) -> int:
                    "runner's spinning worker threads (ORT's, OpenMP's) have gone to sleep")
     p.add_argument("--tasks", type=int, default=0, help="print the N slowest tasks")
     p.add_argument("--profile", action="store_true",
-                   help="also the share of host time outside ATen ops (torch.profiler)")
+                   help="also the share of host time outside torch ops (torch.profiler)")
     p.add_argument("--json")
     args = p.parse_args(argv)
     if args.smoke:

@@ -59,7 +59,7 @@ class Options:
 
     zero_copy: bool = True      # task runners write into their arena views (fast_kernels)
     prepared_loop: bool = True  # argument lists bound at load time, one call per task
-    channels_last: bool = False  # 4-D activations viewed NHWC (arena_layout); measured slower
+    channels_last: bool = True  # 4-D activations viewed NHWC (arena_layout)
     algorithms: bool = True     # conv / pool algorithm chosen per shape (else the library's)
 
 
@@ -351,7 +351,10 @@ class Executable:
         """Simulated device time and utilization, host time, memory, one entry per task.
 
         Times in ms, memory in MB. `memory_lower_bound` is None when the
-        memory-reuse pass has not planned the function.
+        memory-reuse pass has not planned the function. `host_overhead_ms` is
+        host time minus the time inside task calls (each task's kernels,
+        epilogues and any copy into its view); `threads` is torch's intra-op
+        thread count the run used (set it with torch.set_num_threads).
         """
         slots = self.slots
         estimates = self.plan.estimates
@@ -362,6 +365,7 @@ class Executable:
             "execution_time": makespan_ms,
             "host_time": self.last_host_ms,
             "host_overhead_ms": self.last_host_ms - self.last_kernel_ms,
+            "threads": torch.get_num_threads(),
             "memory_usage": self.arena.numel() / MB + dynamic_mb,
             "memory_lower_bound": None if lower is None else lower / MB,
             "memory_naive": self.memory_naive / MB,
