@@ -4,10 +4,11 @@ prepared call that writes straight into the task's planned output view.
 The generic path (runtime/program.py) runs a task body op by op, each op
 returning a fresh tensor, and the executor then copies the result into the
 task's arena view. Here, at load time, a task whose body is a known sequence
-(conv2d [+ add] [+ relu], linear [+ relu], or any body ending in an
-elementwise op that has an `out=` form) gets a runner that computes into the
-output view and applies its epilogue in place there. Anything else keeps the
-generic path: `specialize` returns None.
+(conv2d [+ add] [+ relu], linear [+ reshape] [+ relu | gelu], max_pool2d,
+a single data-movement op, or any body ending in an elementwise op that has
+an `out=` form) gets a runner that computes into the output view and applies
+its epilogue in place there. Anything else keeps the generic path:
+`specialize` returns None.
 
 Why writing into the output is safe: the memory plan never lets a task's
 output share bytes with an input, except an elementwise task writing exactly
@@ -320,8 +321,19 @@ def _conv_task(block: Block, ins: list, out: torch.Tensor, algorithms: bool) -> 
     return gemm
 
 
-def _linear_task(block: Block, ins: list, out: torch.Tensor, algorithms: bool) -> Runner | None:
-    """linear [+ relu] as one addmm into `out` (rows of the leading dims)."""
+# In-place activations a linear task may end with (applied to the output view).
+LINEAR_EPILOGUES: dict[type, Callable] = {
+    ge.ReluOp: lambda op: lambda y: y.clamp_min_(0),
+    ge.GeluOp: lambda op: (lambda approximate: lambda y: torch.ops.aten.gelu_(
+        y, approximate=approximate))(op.approximate.data),
+}
+
+
+def _linear_task(block: Block, ins: list, out: torch.Tensor, algorithms: bool
+                 ) -> Runner | None:
+    """linear [+ reshape] [+ relu | gelu] as one addmm into `out`, viewed as the
+    [rows, features] matrix the linear computes (a reshape only renames it),
+    then the activation in place."""
     ops = _ops(block)
     lin = ops[0]
     x, w = _arg(lin.input, block), _arg(lin.weight, block)
@@ -329,10 +341,12 @@ def _linear_task(block: Block, ins: list, out: torch.Tensor, algorithms: bool) -
     if x is None or w is None or ins[w] is None or ins[w].dim() != 2 or (
             lin.bias is not None and (b is None or ins[b] is None)):
         return None
-    relu = len(ops) == 2
-    if relu and not (isinstance(ops[1], ge.ReluOp) and ops[1].input == lin.output):
-        return None
-    if list(_yielded(block)) != [ops[-1].results[0]] or not out.is_contiguous():
+    rest, prev, epilogue = ops[1:], lin.output, None
+    if rest and isinstance(rest[0], ge.ReshapeOp) and rest[0].input == prev and not rest[0].sizes:
+        prev, rest = rest[0].output, rest[1:]
+    if rest and type(rest[0]) in LINEAR_EPILOGUES and rest[0].operands[0] == prev:
+        epilogue, prev, rest = LINEAR_EPILOGUES[type(rest[0])](rest[0]), rest[0].results[0], rest[1:]
+    if rest or list(_yielded(block)) != [prev] or not out.is_contiguous():
         return None
     weight = ins[w]
     wt, features = weight.t(), weight.shape[0]
@@ -341,8 +355,8 @@ def _linear_task(block: Block, ins: list, out: torch.Tensor, algorithms: bool) -
 
     def linear(*args):
         torch.addmm(bias, args[x].reshape(-1, weight.shape[1]), wt, out=rows)
-        if relu:
-            rows.clamp_min_(0)
+        if epilogue is not None:
+            epilogue(rows)
     return linear
 
 
@@ -415,7 +429,7 @@ def specialize(block: Block, body, ins: list, outs: list, algorithms: bool = Tru
     first = type(ops[0])
     if first is ge.Conv2dOp:
         return _conv_task(block, ins, out, algorithms)
-    if first is ge.LinearOp and len(ops) <= 2:
+    if first is ge.LinearOp:
         return _linear_task(block, ins, out, algorithms)
     if len(ops) == 1 and first is ge.MaxPool2dOp:
         return _max_pool_task(block, ins, out, algorithms)

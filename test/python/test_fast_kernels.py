@@ -186,6 +186,28 @@ def test_graph_input_feeding_a_gemm_conv_in_nchw():
         assert out.is_contiguous()  # results leave in the caller's layout
 
 
+class Mlp(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.a, self.b, self.c = nn.Linear(8, 16), nn.Linear(16, 12), nn.Linear(12, 4, bias=False)
+
+    def forward(self, x):
+        h = nn.functional.gelu(self.a(x))                       # linear, reshape, gelu
+        h = nn.functional.gelu(self.b(h), approximate="tanh")
+        return torch.relu(self.c(h))
+
+
+def test_linear_tasks_with_reshape_and_activation():
+    torch.manual_seed(0)
+    inputs = (torch.randn(2, 6, 8),)
+    module, expected = compiled(Mlp(), inputs)
+    fast = Executable(module)
+    assert list(kinds(fast).values()).count("linear") == 3, kinds(fast)
+    out = fast.run(*inputs)[0]
+    torch.testing.assert_close(out, expected, **TOL)
+    torch.testing.assert_close(out, Executable(module, options=GENERIC).run(*inputs)[0])
+
+
 class Pools(nn.Module):
     def forward(self, x):
         y = nn.functional.max_pool2d(x, 3, 2, 1)
