@@ -8,7 +8,10 @@ exception: two buffers that share bytes *while both live*, which the memory
 plan allows only for an elementwise task writing in place over an input
 (passes/memory_reuse.py). Such a pair must map index to byte alike, so every
 buffer of an in-place group gets NHWC only if all of them are 4-D of one shape.
-Buffers touched by a user kernel (ge.custom) keep NCHW: user code may assume it.
+Only buffers a conv or pooling task reads or writes are worth it: an
+attention score tensor [B, heads, T, T] in NHWC would make its softmax over
+the last dim a strided one (BERT ran 6% slower). Buffers touched by a user
+kernel (ge.custom) keep NCHW: user code may assume it.
 Graph inputs and outputs are the caller's tensors and stay in the caller's layout.
 """
 
@@ -19,8 +22,12 @@ from xdsl.ir import Operation
 from ge_dialect import ascend, ge
 
 
-def _is_custom(task: ascend.TaskOp) -> bool:
-    return any(isinstance(op, ge.CustomOp) for op in task.body.block.walk())
+SPATIAL_OPS = (ge.Conv2dOp, ge.MaxPool2dOp, ge.AvgPool2dOp, ge.AdaptiveAvgPool2dOp,
+               ge.AdaptiveMaxPool2dOp)
+
+
+def _contains(task: ascend.TaskOp, kinds) -> bool:
+    return any(isinstance(op, kinds) for op in task.body.block.walk())
 
 
 def channels_last_buffers(ops: list[Operation]) -> set[ascend.BufferOp]:
@@ -33,13 +40,16 @@ def channels_last_buffers(ops: list[Operation]) -> set[ascend.BufferOp]:
         return b
 
     excluded: set[ascend.BufferOp] = set()
+    spatial: set[ascend.BufferOp] = set()
     for op in ops:
         if not isinstance(op, ascend.TaskOp):
             continue
         bufs = lambda vs: [v.owner for v in vs if isinstance(v.owner, ascend.BufferOp)]
         ins, outs = bufs(op.ins), bufs(op.outs)
-        if _is_custom(op):
+        if _contains(op, ge.CustomOp):
             excluded.update(ins + outs)
+        if _contains(op, SPATIAL_OPS):
+            spatial.update(ins + outs)
         for o in outs:
             for i in ins:
                 if (i.offset.value.data == o.offset.value.data
@@ -54,6 +64,6 @@ def channels_last_buffers(ops: list[Operation]) -> set[ascend.BufferOp]:
         shape_set = {tuple(b.output.type.get_shape()) for b in members}
         (shape, *rest) = shape_set
         if (not rest and len(shape) == 4 and shape[1] > 1 and shape[2] * shape[3] > 1
-                and not excluded.intersection(members)):
+                and not excluded.intersection(members) and spatial.intersection(members)):
             chosen.update(members)
     return chosen

@@ -330,3 +330,25 @@ def test_dynamic_graphs_run_the_generic_path():
         x = torch.randn(batch, 3, 16, 16)
         with torch.no_grad():
             torch.testing.assert_close(executable.run(x)[0], model(x), **TOL)
+
+
+class Attention(nn.Module):
+    """4-D scores [B, heads, T, T] that no conv touches: they keep NCHW bytes."""
+
+    def forward(self, q, k):
+        return torch.softmax(q @ k.transpose(-1, -2), dim=-1) * 2.0
+
+
+def test_only_buffers_of_conv_and_pool_tasks_go_nhwc():
+    torch.manual_seed(0)
+    inputs = (torch.randn(2, 3, 5, 4), torch.randn(2, 3, 5, 4))
+    module, expected = compiled(Attention(), inputs)
+    ops = list(next(op for op in module.walk() if op.name == "func.func").body.block.ops)
+    assert any(isinstance(op, ascend.BufferOp) and len(op.output.type.get_shape()) == 4
+               for op in ops)
+    assert not channels_last_buffers(ops)
+    torch.testing.assert_close(Executable(module).run(*inputs)[0], expected, **TOL)
+    model, inputs = resnet_block.make()
+    module, _ = compiled(model, inputs)
+    ops = list(next(op for op in module.walk() if op.name == "func.func").body.block.ops)
+    assert channels_last_buffers(ops)
