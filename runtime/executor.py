@@ -137,9 +137,11 @@ class Executable:
         dynamic = any(isinstance(op, ascend.DynBufferOp) for op in ops)
         self.options = GENERIC if dynamic else options
         nhwc = arena_layout.channels_last_buffers(ops) if self.options.channels_last else set()
+        self.weight_slots: set[int] = set()
         for op in ops:
             if isinstance(op, ascend.WeightOp):
                 slot[op.output] = self._add(kernels.tensor_from_attr(op.value))
+                self.weight_slots.add(slot[op.output])
             elif isinstance(op, ascend.BufferOp):
                 slot[op.output] = self._add(_view(self.arena, op.offset.value.data,
                                                   op.output.type, op in nhwc))
@@ -187,7 +189,8 @@ class Executable:
         outs = [self.values[s] for s in task.outs]
         if self.options.zero_copy:
             fast = fast_kernels.specialize(task.op.body.block, task.body,
-                                           [self.values[s] for s in task.ins], outs,
+                                           [self.values[s] for s in task.ins],
+                                           [s in self.weight_slots for s in task.ins], outs,
                                            self.options.algorithms)
             if fast is not None:
                 return fast
@@ -272,6 +275,8 @@ class Executable:
             t0 = clock()
             run(*args)
             in_kernels += clock() - t0
+        for args, k, _ in self._input_uses:  # do not keep the caller's tensors alive
+            args[k] = None
         return in_kernels
 
     def _run_listed(self, values: list) -> float:

@@ -251,15 +251,21 @@ def _same_element_types(op) -> bool:
     return all(getattr(v.type, "element_type", None) == want for v in op.operands)
 
 
-def _conv_task(block: Block, ins: list, out: torch.Tensor, algorithms: bool) -> Runner | None:
-    """conv2d [+ add residual] [+ relu], the result written into `out`."""
+def _constant(i: int | None, ins: list, constants: list[bool]) -> bool:
+    return i is not None and constants[i] and ins[i] is not None
+
+
+def _conv_task(block: Block, ins: list, constants: list[bool], out: torch.Tensor,
+               algorithms: bool) -> Runner | None:
+    """conv2d [+ add residual] [+ relu], the result written into `out`. The
+    weight and bias must be constants: they are reshaped or prepacked at load."""
     ops = _ops(block)
     conv = ops[0]
     x, w, b = (_arg(v, block) for v in (conv.input, conv.weight, conv.bias or conv.input))
     if conv.bias is None:
         b = None
-    if x is None or w is None or ins[w] is None or (conv.bias is not None and
-                                                    (b is None or ins[b] is None)):
+    if x is None or not _constant(w, ins, constants) or (
+            conv.bias is not None and not _constant(b, ins, constants)):
         return None
     if len(conv.input.type.get_shape()) != 4:
         return None  # NC1HWC0 convs keep the generic (re-packing) path
@@ -280,7 +286,8 @@ def _conv_task(block: Block, ins: list, out: torch.Tensor, algorithms: bool) -> 
     weight, bias = ins[w], None if b is None else ins[b]
     params = (_ints(conv.stride), _ints(conv.padding), _ints(conv.dilation),
               conv.groups.value.data)
-    algorithm = choose_conv(tuple(weight.shape), *params, out) if algorithms else "library"
+    fast = algorithms and weight.dtype == torch.float32  # the GEMM / oneDNN forms: fp32 only
+    algorithm = choose_conv(tuple(weight.shape), *params, out) if fast else "library"
     if CONV_ALGORITHMS[algorithm].fused:
         # the residual is fused only if it is an arena view laid out like the output
         fuse_add = (residual is not None and ins[residual] is not None
@@ -329,7 +336,7 @@ LINEAR_EPILOGUES: dict[type, Callable] = {
 }
 
 
-def _linear_task(block: Block, ins: list, out: torch.Tensor, algorithms: bool
+def _linear_task(block: Block, ins: list, constants: list[bool], out: torch.Tensor
                  ) -> Runner | None:
     """linear [+ reshape] [+ relu | gelu] as one addmm into `out`, viewed as the
     [rows, features] matrix the linear computes (a reshape only renames it),
@@ -338,8 +345,8 @@ def _linear_task(block: Block, ins: list, out: torch.Tensor, algorithms: bool
     lin = ops[0]
     x, w = _arg(lin.input, block), _arg(lin.weight, block)
     b = _arg(lin.bias, block) if lin.bias is not None else None
-    if x is None or w is None or ins[w] is None or ins[w].dim() != 2 or (
-            lin.bias is not None and (b is None or ins[b] is None)):
+    if x is None or not _constant(w, ins, constants) or ins[w].dim() != 2 or (
+            lin.bias is not None and not _constant(b, ins, constants)):
         return None
     rest, prev, epilogue = ops[1:], lin.output, None
     if rest and isinstance(rest[0], ge.ReshapeOp) and rest[0].input == prev and not rest[0].sizes:
@@ -415,22 +422,22 @@ def _tail_task(block: Block, out: torch.Tensor) -> Runner | None:
     return tail
 
 
-def specialize(block: Block, body, ins: list, outs: list, algorithms: bool = True
-               ) -> Runner | None:
+def specialize(block: Block, body, ins: list, constants: list[bool], outs: list,
+               algorithms: bool = True) -> Runner | None:
     """A runner writing the task's result into `outs[0]`, or None for the generic path.
 
-    `body` is the task's BlockProgram (the tail specialization reuses it), `ins`
-    the task's input tensors where known at load time (None for graph inputs),
-    `outs` its output views."""
+    `body` is the task's BlockProgram, `ins` the task's input tensors where
+    known at load time (None for graph inputs), `constants` which of them are
+    weights (whose values may be read at load), `outs` its output views."""
     ops = _ops(block)
     if len(outs) != 1 or outs[0] is None or not ops:
         return None
     out = outs[0]
     first = type(ops[0])
     if first is ge.Conv2dOp:
-        return _conv_task(block, ins, out, algorithms)
+        return _conv_task(block, ins, constants, out, algorithms)
     if first is ge.LinearOp:
-        return _linear_task(block, ins, out, algorithms)
+        return _linear_task(block, ins, constants, out)
     if len(ops) == 1 and first is ge.MaxPool2dOp:
         return _max_pool_task(block, ins, out, algorithms)
     if len(ops) == 1 and isinstance(ops[0], VIEW_OPS):

@@ -352,3 +352,34 @@ def test_only_buffers_of_conv_and_pool_tasks_go_nhwc():
     module, _ = compiled(model, inputs)
     ops = list(next(op for op in module.walk() if op.name == "func.func").body.block.ops)
     assert channels_last_buffers(ops)
+
+
+class RuntimeWeights(nn.Module):
+    """Conv and linear weights computed at run time (a task's output buffer):
+    nothing may be read from them at load time."""
+
+    def forward(self, x, w, v):
+        y = torch.relu(F.conv2d(x, w * 2.0, padding=1))
+        return F.linear(y.mean((2, 3)), v + 1.0)
+
+
+def test_weights_computed_at_run_time_are_read_at_run_time():
+    torch.manual_seed(0)
+    inputs = (torch.randn(2, 3, 6, 6), torch.randn(4, 3, 3, 3), torch.randn(5, 4))
+    module, _ = compiled(RuntimeWeights(), inputs)
+    executable = Executable(module)
+    for _ in range(2):
+        inputs = (torch.randn(2, 3, 6, 6), torch.randn(4, 3, 3, 3), torch.randn(5, 4))
+        with torch.no_grad():
+            expected = RuntimeWeights()(*inputs)
+        torch.testing.assert_close(executable.run(*inputs)[0], expected, **TOL)
+
+
+def test_fp16_convs_keep_the_library_conv():
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Conv2d(4, 8, 1), nn.ReLU()).half()
+    inputs = (torch.randn(1, 4, 16, 16).half(),)
+    module, expected = compiled(model, inputs)
+    executable = Executable(module)
+    assert set(kinds(executable).values()) == {"library"}, kinds(executable)
+    torch.testing.assert_close(executable.run(*inputs)[0], expected, rtol=1e-3, atol=1e-3)
