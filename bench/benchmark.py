@@ -71,12 +71,17 @@ def _timed(fn):
     return result, time.perf_counter() - start
 
 
-def interleaved(runners: dict, warmup: int, iterations: int, step=lambda: None) -> dict:
+def interleaved(runners: dict, warmup: int, iterations: int, step=lambda: None,
+                settle: float = 0.0) -> dict:
     """Median seconds per call of each runner, the runners taking turns so that
-    the machine's noise hits them alike."""
+    the machine's noise hits them alike. `settle` seconds of idle before each
+    call let the previous runner's worker threads stop spinning: ONNX Runtime's
+    spin after a run and slowed whichever runner came next (ResNet-50: 127 ms
+    instead of 80 ms; docs/BENCHMARKS.md, "Host runtime")."""
     times: dict[str, list[float]] = {name: [] for name in runners}
     for i in range(warmup + iterations):
         for name, run in runners.items():
+            time.sleep(settle)
             _, t = _timed(run)
             if i >= warmup:
                 times[name].append(t)

@@ -143,7 +143,7 @@ def bench_model(name: str, make, args) -> dict:
             runners["torch_compile"], peers_compile["torch_compile"] = compiled_model(model,
                                                                                    inputs)
         with torch.no_grad():
-            medians = interleaved(runners, args.warmup, args.iterations)
+            medians = interleaved(runners, args.warmup, args.iterations, settle=args.settle)
     stats = optimized.stats
     ours = medians["ours"]
     return {
@@ -198,13 +198,15 @@ def main(argv=None) -> int:
     p.add_argument("--iterations", type=int, default=10)
     p.add_argument("--warmup", type=int, default=2)
     p.add_argument("--threads", type=int, default=0)
+    p.add_argument("--settle", type=float, default=0.2,
+                   help="idle seconds before each timed call (peers' spinning threads)")
     p.add_argument("--torch-compile", action="store_true", help="also time torch.compile")
     p.add_argument("--no-ort", action="store_true", help="leave ONNX Runtime out")
     p.add_argument("--smoke", action="store_true", help="tiny models, one iteration")
     p.add_argument("--json", help="write the results here")
     args = p.parse_args(argv)
     if args.smoke:
-        args.iterations, args.warmup = 1, 1
+        args.iterations, args.warmup, args.settle = 1, 1, 0.0
     if args.threads:
         torch.set_num_threads(args.threads)
     models = _models(args.smoke)

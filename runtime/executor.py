@@ -35,7 +35,7 @@ from xdsl.dialects.builtin import IntegerAttr, MemRefType, ModuleOp
 from xdsl.ir import SSAValue
 
 from ge_dialect import ascend
-from runtime import cost_model, kernels, scheduler, trace
+from runtime import arena_layout, cost_model, fast_kernels, kernels, scheduler, trace
 from runtime.program import BlockProgram, check_inputs
 from runtime.reference import find_func
 
@@ -48,6 +48,22 @@ class LoadError(ValueError):
 
 class ExecutionError(RuntimeError):
     """A run went wrong in a way the graph's types did not foresee."""
+
+
+@dataclass(frozen=True)
+class Options:
+    """The host runtime's fast paths (issue #8), each switchable so that it can be
+    measured alone (bench/runtime_levers.py) and tested against the generic
+    path (all off). They apply to static-shape graphs; a graph with dynamic
+    buffers always runs the generic path."""
+
+    zero_copy: bool = True      # task runners write into their arena views (fast_kernels)
+    prepared_loop: bool = True  # argument lists bound at load time, one call per task
+    channels_last: bool = True  # 4-D activations viewed NHWC (arena_layout)
+    algorithms: bool = True     # conv / pool algorithm chosen per shape (else the library's)
+
+
+GENERIC = Options(False, False, False, False)
 
 
 @dataclass
@@ -76,10 +92,15 @@ class Plan:
     views: list[tuple[int, torch.Tensor]] = field(default_factory=list)
 
 
-def _view(arena: torch.Tensor, offset: int, t: MemRefType) -> torch.Tensor:
+def _view(arena: torch.Tensor, offset: int, t: MemRefType, nhwc: bool = False) -> torch.Tensor:
+    """The buffer's typed view of the arena; NCHW-logical, NHWC in memory if `nhwc`."""
     dtype = kernels.torch_dtype(t.element_type)
     size = ascend.nbytes(t)
-    return arena[offset:offset + size].view(dtype).view(t.get_shape())
+    flat = arena[offset:offset + size].view(dtype)
+    if nhwc:
+        n, c, h, w = t.get_shape()
+        return flat.view(n, h, w, c).permute(0, 3, 1, 2)
+    return flat.view(t.get_shape())
 
 
 def _int_attr(fn: func.FuncOp, name: str) -> int | None:
@@ -91,7 +112,8 @@ class Executable:
     """A loaded Ascend function: call `run(*inputs)` as often as you like."""
 
     def __init__(self, module: ModuleOp, func_name: str = "main",
-                 hardware: cost_model.Hardware = cost_model.DEFAULT_HARDWARE):
+                 hardware: cost_model.Hardware = cost_model.DEFAULT_HARDWARE,
+                 options: Options = Options()):
         fn = find_func(module, func_name)
         size = ascend.arena_size(fn)
         if size is None:
@@ -112,12 +134,17 @@ class Executable:
         self.outputs: list[int] = []
         self.dynamic: list[tuple[int, ascend.DynBufferOp]] = []
         ops = list(fn.body.block.ops)
+        dynamic = any(isinstance(op, ascend.DynBufferOp) for op in ops)
+        self.options = GENERIC if dynamic else options
+        nhwc = arena_layout.channels_last_buffers(ops) if self.options.channels_last else set()
+        self.weight_slots: set[int] = set()
         for op in ops:
             if isinstance(op, ascend.WeightOp):
                 slot[op.output] = self._add(kernels.tensor_from_attr(op.value))
+                self.weight_slots.add(slot[op.output])
             elif isinstance(op, ascend.BufferOp):
                 slot[op.output] = self._add(_view(self.arena, op.offset.value.data,
-                                                  op.output.type))
+                                                  op.output.type, op in nhwc))
             elif isinstance(op, ascend.DynBufferOp):
                 slot[op.output] = self._add(None)
                 self.dynamic.append((slot[op.output], op))
@@ -138,6 +165,7 @@ class Executable:
         except ValueError as e:
             raise LoadError(str(e)) from None
         self.value_slots = slot
+        self.runners = [self._runner(t) for t in self.tasks]
         self.pools = hardware.pools()
         self.plans: dict[tuple, Plan] = {}
         self.plan = None if self.dynamic else self._schedule([t.estimate for t in self.tasks])
@@ -155,6 +183,23 @@ class Executable:
             raise ExecutionError("this graph has dynamic shapes: its device schedule exists "
                                  "once it has run at some input shape")
         return self.plan.slots
+
+    def _runner(self, task: Task) -> fast_kernels.Runner:
+        """The task as one call over its inputs, writing its output view(s)."""
+        outs = [self.values[s] for s in task.outs]
+        if self.options.zero_copy:
+            fast = fast_kernels.specialize(task.op.body.block, task.body,
+                                           [self.values[s] for s in task.ins],
+                                           [s in self.weight_slots for s in task.ins], outs,
+                                           self.options.algorithms)
+            if fast is not None:
+                return fast
+        body = task.body
+
+        def generic(*args):
+            for out, r in zip(outs, body(*args)):
+                out.copy_(r)
+        return generic
 
     def _add(self, tensor: torch.Tensor) -> int:
         self.values.append(tensor)
@@ -182,6 +227,12 @@ class Executable:
         self.host_order = list(order)
         self._steps = [(self.tasks[i].body, self.tasks[i].ins, self.tasks[i].outs)
                        for i in order]
+        # The prepared loop: each task's argument list built once; graph inputs
+        # are patched into it at the start of every run.
+        self._prepared = [(self.runners[i], [self.values[s] for s in self.tasks[i].ins])
+                          for i in order]
+        self._input_uses = [(args, k, s) for (_, args), i in zip(self._prepared, order)
+                            for k, s in enumerate(self.tasks[i].ins) if s < len(self.arg_types)]
 
     def run(self, *inputs: torch.Tensor) -> list[torch.Tensor]:
         check_inputs(self.arg_types, inputs)
@@ -191,8 +242,10 @@ class Executable:
         for i, x in enumerate(inputs):
             values[i] = x
         with torch.no_grad():
-            if not self.dynamic:
-                in_kernels = self._run_tasks(values)
+            if self.options.prepared_loop and not self.dynamic:
+                in_kernels = self._run_prepared(inputs)
+            elif not self.dynamic:
+                in_kernels = self._run_listed(values)
             else:
                 key = tuple(tuple(x.shape) for x in inputs)
                 plan = self.plans.get(key)
@@ -204,16 +257,42 @@ class Executable:
                         values[s] = view
                     in_kernels = self._run_tasks(values, check_shapes=True)
                 self.plan = plan
-        outputs = [values[s].clone() for s in self.outputs]
+        # Results leave in the caller's (contiguous) layout, whatever the arena's.
+        outputs = [values[s].clone(memory_format=torch.contiguous_format)
+                   for s in self.outputs]
         for i in range(len(inputs)):
             values[i] = None
         self.last_host_ms = (clock() - start) * 1e3
         self.last_kernel_ms = in_kernels * 1e3
         return outputs
 
+    def _run_prepared(self, inputs) -> float:
+        """Run the prepared task calls in host order; return the seconds in kernels."""
+        for args, k, i in self._input_uses:
+            args[k] = inputs[i]
+        clock, in_kernels = time.perf_counter, 0.0
+        for run, args in self._prepared:
+            t0 = clock()
+            run(*args)
+            in_kernels += clock() - t0
+        for args, k, _ in self._input_uses:  # do not keep the caller's tensors alive
+            args[k] = None
+        return in_kernels
+
+    def _run_listed(self, values: list) -> float:
+        """The same calls, with each task's argument list built at run time."""
+        clock, in_kernels = time.perf_counter, 0.0
+        for i in self.host_order:
+            args = [values[s] for s in self.tasks[i].ins]
+            t0 = clock()
+            self.runners[i](*args)
+            in_kernels += clock() - t0
+        return in_kernels
+
     def _run_tasks(self, values: list, check_shapes: bool = False,
                    shapes: dict | None = None) -> float:
-        """Run the tasks in host order; return the seconds spent in kernels."""
+        """Run the task bodies in host order, copying results into their views
+        (the dynamic-shape path); return the seconds spent in kernels."""
         clock, in_kernels = time.perf_counter, 0.0
         for body, ins, outs in self._steps:
             args = [values[s] for s in ins]
@@ -277,7 +356,10 @@ class Executable:
         """Simulated device time and utilization, host time, memory, one entry per task.
 
         Times in ms, memory in MB. `memory_lower_bound` is None when the
-        memory-reuse pass has not planned the function.
+        memory-reuse pass has not planned the function. `host_overhead_ms` is
+        host time minus the time inside task calls (each task's kernels,
+        epilogues and any copy into its view); `threads` is torch's intra-op
+        thread count the run used (set it with torch.set_num_threads).
         """
         slots = self.slots
         estimates = self.plan.estimates
@@ -288,6 +370,7 @@ class Executable:
             "execution_time": makespan_ms,
             "host_time": self.last_host_ms,
             "host_overhead_ms": self.last_host_ms - self.last_kernel_ms,
+            "threads": torch.get_num_threads(),
             "memory_usage": self.arena.numel() / MB + dynamic_mb,
             "memory_lower_bound": None if lower is None else lower / MB,
             "memory_naive": self.memory_naive / MB,

@@ -1,0 +1,111 @@
+"""Microbenchmark: conv algorithms on ResNet-50's conv shapes (lever 3 of issue #8).
+
+    python -m bench.conv_micro [--batch 1] [--iterations 20] [--threads 2] [--layout nhwc]
+
+For every distinct conv shape of ResNet-50 it times (median ms, one process,
+the algorithms interleaved, best of --iterations calls) each algorithm of runtime/fast_kernels.py
+CONV_ALGORITHMS that applies, with input and output in the given layout (the
+arena's): the library conv (oneDNN), the library conv on a channels_last copy
+of the input, 1x1 convs as GEMMs, img2col + GEMM. Each figure includes
+writing the result into a preallocated output, as the runtime does.
+The load average is printed: figures from a busy machine are not comparable.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import time
+
+import torch
+import torch.nn.functional as F
+
+from runtime import fast_kernels
+
+# (in channels, out channels, input size, kernel, stride, count in ResNet-50)
+RESNET50_CONVS = [
+    (3, 64, 224, 7, 2, 1),
+    (64, 64, 56, 1, 1, 3), (64, 64, 56, 3, 1, 3), (64, 256, 56, 1, 1, 4),
+    (256, 64, 56, 1, 1, 2),
+    (256, 128, 56, 1, 1, 1), (128, 128, 56, 3, 2, 1), (128, 512, 28, 1, 1, 4),
+    (256, 512, 56, 1, 2, 1), (512, 128, 28, 1, 1, 3), (128, 128, 28, 3, 1, 3),
+    (512, 256, 28, 1, 1, 1), (256, 256, 28, 3, 2, 1), (256, 1024, 14, 1, 1, 6),
+    (512, 1024, 28, 1, 2, 1), (1024, 256, 14, 1, 1, 5), (256, 256, 14, 3, 1, 5),
+    (1024, 512, 14, 1, 1, 1), (512, 512, 14, 3, 2, 1), (512, 2048, 7, 1, 1, 3),
+    (1024, 2048, 14, 1, 2, 1), (2048, 512, 7, 1, 1, 2), (512, 512, 7, 3, 1, 2),
+]
+
+
+def _min_ms(fn, iterations: int) -> float:
+    """Best of `iterations` calls: on a shared 2-core machine the noise only adds
+    (a descheduled OpenMP thread stalls its partner for a whole time slice), so
+    the minimum estimates the algorithm's own cost best."""
+    fn()
+    times = []
+    for _ in range(iterations):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return min(times) * 1e3
+
+
+def candidates(n, cin, cout, size, k, stride, layout="nchw"):
+    """name -> zero-argument callable writing the conv of one shape into an output
+    of `layout` (the arena's layout), from an input of that layout."""
+    pad = k // 2
+    st, pd = (stride, stride), (pad, pad)
+    fmt = torch.channels_last if layout == "nhwc" else torch.contiguous_format
+    x = torch.randn(n, cin, size, size).contiguous(memory_format=fmt)
+    w, b = torch.randn(cout, cin, k, k), torch.randn(cout)
+    ref = F.conv2d(x, w, b, st, pd)
+    out = torch.empty_like(ref).contiguous(memory_format=fmt)
+    runs = {}
+    for name, algo in fast_kernels.CONV_ALGORITHMS.items():
+        if ((name in fast_kernels.NHWC_ONLY) == (layout == "nhwc") or name.startswith("library")
+                or algo.fused):
+            if algo.applies(w.shape, st, pd, (1, 1), 1):
+                run = (algo.prepare(w, b, st, pd, input_shape=x.shape) if algo.fused
+                       else algo.prepare(w, b, st, pd))
+                runs[name] = ((lambda run=run: out.copy_(run(x))) if algo.fresh
+                              else (lambda run=run: run(x, out)))
+    return runs, ref, out
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(prog="bench.conv_micro", description=__doc__.split("\n")[0])
+    p.add_argument("--batch", type=int, default=1)
+    p.add_argument("--iterations", type=int, default=20)
+    p.add_argument("--threads", type=int, default=0)
+    p.add_argument("--layout", choices=["nchw", "nhwc"], default="nchw",
+                   help="the activations' layout (input and output)")
+    args = p.parse_args(argv)
+    if args.threads:
+        torch.set_num_threads(args.threads)
+    print(f"load average {os.getloadavg()[0]:.2f}, {torch.get_num_threads()} threads, "
+          f"torch {torch.__version__}, batch {args.batch}, {args.layout}")
+    totals: dict[str, float] = {}
+    with torch.no_grad():
+        for cin, cout, size, k, stride, count in RESNET50_CONVS:
+            runs, _, _ = candidates(args.batch, cin, cout, size, k, stride, args.layout)
+            times: dict[str, list[float]] = {name: [] for name in runs}
+            for _ in range(3):  # interleave the algorithms
+                for name, run in runs.items():
+                    times[name].append(_min_ms(run, max(1, args.iterations // 3)))
+            med = {name: min(ts) for name, ts in times.items()}
+            out = size // stride
+            gflop = 2 * args.batch * cout * out * out * cin * k * k / 1e9
+            best = min(med, key=med.get)
+            print(f"{cin:>5}->{cout:<5} {size:>3}px k{k} s{stride} x{count}: "
+                  + "  ".join(f"{n} {t:.3f}ms ({gflop / t * 1e3:.0f} GF/s)"
+                              for n, t in med.items()) + f"  best {best}")
+            for name in ("library", "library_nhwc"):
+                totals[name] = totals.get(name, 0.0) + count * med[name]
+            totals["best"] = totals.get("best", 0.0) + count * med[best]
+    print("whole network, ms: " + ", ".join(f"{n} {t:.1f}" for n, t in totals.items()))
+    print(f"load average at end {os.getloadavg()[0]:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,445 @@
+"""Task-level fast paths: a task body recognised by its op sequence runs as one
+prepared call that writes straight into the task's planned output view.
+
+The generic path (runtime/program.py) runs a task body op by op, each op
+returning a fresh tensor, and the executor then copies the result into the
+task's arena view. Here, at load time, a task whose body is a known sequence
+(conv2d [+ add] [+ relu], linear [+ reshape] [+ relu | gelu], max_pool2d,
+a single data-movement op, or any body ending in an elementwise op that has
+an `out=` form) gets a runner that computes into the output view and applies
+its epilogue in place there. Anything else keeps the generic path:
+`specialize` returns None.
+
+Why writing into the output is safe: the memory plan never lets a task's
+output share bytes with an input, except an elementwise task writing exactly
+over an input it reads last (passes/memory_reuse.py `in_place_sources`,
+checked by ge_dialect/plan_verifier.py). Conv and linear tasks are never in
+place; in an elementwise body only the last op writes into the output, and it
+reads its operands index by index, so reading and writing the same bytes is
+what an in-place elementwise op does anyway.
+
+Conv algorithms (`CONV_ALGORITHMS`): the library conv (oneDNN), a 1x1
+stride-1 conv as one GEMM over the channels_last (NHWC) view, and img2col +
+GEMM for small kernels. `choose_conv` picks per shape with the rule measured
+by bench/conv_micro.py (see docs/BENCHMARKS.md, "Host runtime").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import torch
+import torch.nn.functional as F
+from xdsl.ir import Block, BlockArgument
+
+from ge_dialect import ge
+from runtime.program import BlockProgram
+
+Runner = Callable[..., None]  # runner(*task_inputs) writes the task's output view(s)
+
+
+def _ints(attr) -> tuple[int, ...]:
+    return tuple(attr.get_values())
+
+
+def is_nhwc(t: torch.Tensor) -> bool:
+    """A 4-D tensor whose NHWC permutation is contiguous (a flat [N*H*W, C] matrix)."""
+    return t.dim() == 4 and t.permute(0, 2, 3, 1).is_contiguous()
+
+
+def _as_rows(t: torch.Tensor) -> torch.Tensor:
+    """[N*H*W, C] view of a channels_last 4-D tensor (no copy)."""
+    return t.permute(0, 2, 3, 1).view(-1, t.shape[1])
+
+
+# --- conv algorithms -----------------------------------------------------------
+# Each prepares, from the weight and bias, either run(x, out) writing
+# conv(x) + bias into `out`, or (`fresh`) run(x) returning a new tensor, for
+# the library conv, which has no form that writes into a given view.
+
+
+@dataclass(frozen=True)
+class ConvAlgorithm:
+    applies: Callable[..., bool]  # (weight shape, stride, padding, dilation, groups)
+    prepare: Callable[..., Callable[..., torch.Tensor | None]]
+    fresh: bool = False
+    fused: bool = False  # prepare(..., input_shape, relu, residual) -> run(x, res) -> tensor
+
+
+def _has_onednn() -> bool:
+    return (torch.backends.mkldnn.is_available()
+            and hasattr(torch._C._nn, "mkldnn_reorder_conv2d_weight")
+            and hasattr(torch.ops.mkldnn, "_convolution_pointwise"))
+
+
+def _onednn_packed(w, b, stride, padding, dilation=(1, 1), groups=1, input_shape=None,
+                   relu=False, residual=False):
+    """oneDNN's conv with the weight reordered once, at load, into the blocked
+    layout oneDNN computes in, for this input shape (what Inductor's CPU back
+    end does). `F.conv2d` reorders the weight on every call: on NHWC inputs
+    that reorder dominated the late, weight-heavy layers (2048->512 at 7x7:
+    2.1 ms, 0.51 ms packed). ReLU and the residual add are oneDNN post-ops.
+    These are torch's internal mkldnn ops; `applies` is false without them."""
+    packed = torch._C._nn.mkldnn_reorder_conv2d_weight(
+        w.to_mkldnn(), list(padding), list(stride), list(dilation), groups, list(input_shape))
+    geometry = (list(padding), list(stride), list(dilation), groups)
+    unary = "relu" if relu else None
+    if residual:
+        return lambda x, res: torch.ops.mkldnn._convolution_pointwise.binary(
+            x, res, packed, b, *geometry, "add", None, unary, [], "")
+    return lambda x, res=None: torch.ops.mkldnn._convolution_pointwise(
+        x, packed, b, *geometry, unary or "none", [], "")
+
+
+def _library(w, b, stride, padding, dilation=(1, 1), groups=1):
+    return lambda x: F.conv2d(x, w, b, stride, padding, dilation, groups)
+
+
+def _library_nhwc(w, b, stride, padding, dilation=(1, 1), groups=1):
+    """The library conv on a channels_last copy of the input: oneDNN's NHWC
+    kernel is much faster for few input channels (ResNet's 3-channel stem)."""
+    return lambda x: F.conv2d(x.contiguous(memory_format=torch.channels_last), w, b, stride,
+                              padding, dilation, groups)
+
+
+def _gemm_1x1(w, b, stride, padding, dilation=(1, 1), groups=1):
+    """A 1x1 conv on NCHW: per image, out[Cout, H*W] = W[Cout, Cin] @ x[Cin, H*W] + b.
+    A stride is a strided view of the input, gathered by reshape."""
+    cout, cin = w.shape[:2]
+    w2 = w.reshape(cout, cin)
+    bias = (b if b is not None else torch.zeros(cout, dtype=w.dtype)).view(cout, 1)
+    sh, sw = stride
+
+    def run(x, out):
+        if (sh, sw) != (1, 1):
+            x = x[:, :, ::sh, ::sw]
+        rows, cols = x.reshape(x.shape[0], cin, -1), out.view(out.shape[0], cout, -1)
+        for i in range(x.shape[0]):
+            torch.addmm(bias, w2, rows[i], out=cols[i])
+    return run
+
+
+def _gemm_1x1_nhwc(w, b, stride, padding, dilation=(1, 1), groups=1):
+    """A 1x1 stride-1 conv on NHWC: out[N*H*W, Cout] = x[N*H*W, Cin] @ W^T + b."""
+    cout, cin = w.shape[:2]
+    wt = w.reshape(cout, cin).t()  # BLAS reads the transpose in place
+    bias = b if b is not None else torch.zeros(cout, dtype=w.dtype)
+
+    def run(x, out):
+        torch.addmm(bias, _as_rows(x) if is_nhwc(x) else x.permute(0, 2, 3, 1).reshape(-1, cin),
+                    wt, out=_as_rows(out))
+    return run
+
+
+def _img2col(w, b, stride, padding, dilation=(1, 1), groups=1):
+    """Gather the k*k shifted (strided) windows of a zero-padded NHWC copy into
+    one [N*Ho*Wo, k*k*Cin] matrix, then one GEMM into the output: how the cube
+    unit computes a conv. The padded copy and the column matrix are scratch
+    kept by the runner (outside the arena), allocated on first use."""
+    cout, cin, kh, kw = w.shape
+    wk = w.permute(2, 3, 1, 0).reshape(kh * kw * cin, cout).contiguous()
+    bias = b if b is not None else torch.zeros(cout, dtype=w.dtype)
+    (sh, sw), (ph, pw) = stride, padding
+    scratch: dict[tuple, tuple[torch.Tensor, torch.Tensor]] = {}
+
+    def run(x, out):
+        n, _, h, wd = x.shape
+        ho, wo = out.shape[2:]
+        key = tuple(x.shape)
+        if key not in scratch:
+            padded = torch.zeros(n, h + 2 * ph, wd + 2 * pw, cin, dtype=x.dtype)
+            cols = torch.empty(n, ho, wo, kh * kw, cin, dtype=x.dtype)
+            scratch[key] = padded, cols
+        padded, cols = scratch[key]
+        padded[:, ph:ph + h, pw:pw + wd].copy_(x.permute(0, 2, 3, 1))
+        for i in range(kh):
+            for j in range(kw):
+                cols[:, :, :, i * kw + j].copy_(
+                    padded[:, i:i + sh * (ho - 1) + 1:sh, j:j + sw * (wo - 1) + 1:sw])
+        torch.addmm(bias, cols.view(n * ho * wo, -1), wk, out=_as_rows(out))
+    return run
+
+
+def _plain(wshape, stride, padding, dilation, groups) -> bool:
+    return groups == 1 and tuple(dilation) == (1, 1)
+
+
+def _pointwise(ws, s, p, d, g) -> bool:
+    return _plain(ws, s, p, d, g) and tuple(ws[2:]) == (1, 1) and tuple(p) == (0, 0)
+
+
+# name -> (applies, prepare); `nhwc` algorithms need the output in NHWC layout.
+CONV_ALGORITHMS: dict[str, ConvAlgorithm] = {
+    "library": ConvAlgorithm(lambda *a: True, _library, fresh=True),
+    "library_nhwc": ConvAlgorithm(lambda *a: True, _library_nhwc, fresh=True),
+    "gemm_1x1": ConvAlgorithm(_pointwise, _gemm_1x1),
+    "gemm_1x1_nhwc": ConvAlgorithm(
+        lambda ws, s, p, d, g: _pointwise(ws, s, p, d, g) and tuple(s) == (1, 1),
+        _gemm_1x1_nhwc),
+    "img2col_nhwc": ConvAlgorithm(
+        lambda ws, s, p, d, g: _plain(ws, s, p, d, g) and max(ws[2:]) <= 3, _img2col),
+    "onednn_packed": ConvAlgorithm(lambda *a: _has_onednn(), _onednn_packed, fused=True),
+}
+NHWC_ONLY = {"gemm_1x1_nhwc", "img2col_nhwc"}
+
+
+def choose_conv(wshape, stride, padding, dilation, groups, out: torch.Tensor) -> str:
+    """The algorithm for one conv shape: a rule calibrated with bench/conv_micro.py
+    on ResNet-50's shapes (docs/BENCHMARKS.md, "Host runtime"), not a timing at
+    load, so that a busy machine cannot make the choice random.
+
+    NCHW arena: 1x1 convs with at most 64 input channels as GEMMs (oneDNN's
+    NCHW 1x1 kernel is weakest at small K: 64->256 channels at 56x56 took
+    1.05 ms, 0.64 ms as a GEMM); the library conv for everything else, where
+    it was as fast as or faster than any GEMM form in the network. NHWC arena:
+    oneDNN with prepacked weights (as fast or faster on every ResNet-50 shape
+    measured); without it, 1x1 stride-1 convs as one GEMM over the rows."""
+    params = (wshape, stride, padding, dilation, groups)
+    if is_nhwc(out) and not out.is_contiguous():
+        if CONV_ALGORITHMS["onednn_packed"].applies(*params):
+            return "onednn_packed"
+        return "gemm_1x1_nhwc" if CONV_ALGORITHMS["gemm_1x1_nhwc"].applies(*params) else "library"
+    if CONV_ALGORITHMS["gemm_1x1"].applies(*params) and wshape[1] <= 64:
+        return "gemm_1x1"
+    return "library"
+
+
+# --- task specializations ------------------------------------------------------
+
+# Elementwise ops with an `out=` form: the last op of a body writes into the view.
+OUT_VARIANTS: dict[type, Callable[..., torch.Tensor]] = {
+    ge.ReluOp: lambda x, out: torch.clamp_min(x, 0, out=out),  # relu(x) = max(x, 0)
+    ge.SigmoidOp: torch.sigmoid,
+    ge.TanhOp: torch.tanh,
+    ge.ExpOp: torch.exp,
+    ge.LogOp: torch.log,
+    ge.SqrtOp: torch.sqrt,
+    ge.RsqrtOp: torch.rsqrt,
+    ge.NegOp: torch.neg,
+    ge.AbsOp: torch.abs,
+    ge.ErfOp: torch.erf,
+    ge.AddOp: torch.add,
+    ge.SubOp: torch.sub,
+    ge.MulOp: torch.mul,
+    ge.DivOp: torch.div,
+    ge.MaximumOp: torch.maximum,
+    ge.MinimumOp: torch.minimum,
+}
+# A task body that only moves data: out.copy_(view of the input), or nothing if
+# the plan put the output exactly over the input (reshape/flatten in place).
+VIEW_OPS = (ge.ReshapeOp, ge.FlattenOp, ge.TransposeOp, ge.SliceOp, ge.ExpandOp)
+
+
+def _ops(block: Block) -> list:
+    return [op for op in block.ops if not isinstance(op, ge.YieldOp)]
+
+
+def _yielded(block: Block):
+    return block.last_op.operands
+
+
+def _arg(value, block: Block) -> int | None:
+    """The task-input position of `value`, if it is a block argument of `block`."""
+    if isinstance(value, BlockArgument) and value.block is block:
+        return value.index
+    return None
+
+
+def _same_element_types(op) -> bool:
+    want = op.results[0].type.element_type
+    return all(getattr(v.type, "element_type", None) == want for v in op.operands)
+
+
+def _constant(i: int | None, ins: list, constants: list[bool]) -> bool:
+    return i is not None and constants[i] and ins[i] is not None
+
+
+def _conv_task(block: Block, ins: list, constants: list[bool], out: torch.Tensor,
+               algorithms: bool) -> Runner | None:
+    """conv2d [+ add residual] [+ relu], the result written into `out`. The
+    weight and bias must be constants: they are reshaped or prepacked at load."""
+    ops = _ops(block)
+    conv = ops[0]
+    x, w, b = (_arg(v, block) for v in (conv.input, conv.weight, conv.bias or conv.input))
+    if conv.bias is None:
+        b = None
+    if x is None or not _constant(w, ins, constants) or (
+            conv.bias is not None and not _constant(b, ins, constants)):
+        return None
+    if len(conv.input.type.get_shape()) != 4:
+        return None  # NC1HWC0 convs keep the generic (re-packing) path
+    residual, relu, prev = None, False, conv.output
+    for op in ops[1:]:
+        if isinstance(op, ge.AddOp) and residual is None and not relu:
+            other = op.rhs if op.lhs == prev else op.lhs if op.rhs == prev else None
+            residual = _arg(other, block) if other is not None else None
+            if residual is None or other.type != op.output.type:
+                return None
+        elif isinstance(op, ge.ReluOp) and not relu and op.input == prev:
+            relu = True
+        else:
+            return None
+        prev = op.results[0]
+    if list(_yielded(block)) != [prev]:
+        return None
+    weight, bias = ins[w], None if b is None else ins[b]
+    params = (_ints(conv.stride), _ints(conv.padding), _ints(conv.dilation),
+              conv.groups.value.data)
+    fast = algorithms and weight.dtype == torch.float32  # the GEMM / oneDNN forms: fp32 only
+    algorithm = choose_conv(tuple(weight.shape), *params, out) if fast else "library"
+    if CONV_ALGORITHMS[algorithm].fused:
+        # the residual is fused only if it is an arena view laid out like the output
+        fuse_add = (residual is not None and ins[residual] is not None
+                    and ins[residual].stride() == out.stride())
+        if residual is None or fuse_add:
+            fused = CONV_ALGORITHMS[algorithm].prepare(
+                weight, bias, *params, input_shape=conv.input.type.get_shape(), relu=relu,
+                residual=fuse_add)
+
+            def onednn(*args):
+                out.copy_(fused(args[x], args[residual] if fuse_add else None))
+            return onednn
+        algorithm = "library"
+    conv_into = CONV_ALGORITHMS[algorithm].prepare(weight, bias, *params)
+    if CONV_ALGORITHMS[algorithm].fresh:
+        conv = conv_into
+
+        def library(*args):
+            r = conv(args[x])
+            if residual is not None:
+                if relu:
+                    r.add_(args[residual])
+                else:
+                    torch.add(r, args[residual], out=out)
+                    return
+            if relu:
+                torch.clamp_min(r, 0, out=out)
+            elif residual is None:
+                out.copy_(r)
+        return library
+
+    def gemm(*args):
+        conv_into(args[x], out)
+        if residual is not None:
+            out.add_(args[residual])
+        if relu:
+            out.clamp_min_(0)
+    return gemm
+
+
+# In-place activations a linear task may end with (applied to the output view).
+LINEAR_EPILOGUES: dict[type, Callable] = {
+    ge.ReluOp: lambda op: lambda y: y.clamp_min_(0),
+    ge.GeluOp: lambda op: (lambda approximate: lambda y: torch.ops.aten.gelu_(
+        y, approximate=approximate))(op.approximate.data),
+}
+
+
+def _linear_task(block: Block, ins: list, constants: list[bool], out: torch.Tensor
+                 ) -> Runner | None:
+    """linear [+ reshape] [+ relu | gelu] as one addmm into `out`, viewed as the
+    [rows, features] matrix the linear computes (a reshape only renames it),
+    then the activation in place."""
+    ops = _ops(block)
+    lin = ops[0]
+    x, w = _arg(lin.input, block), _arg(lin.weight, block)
+    b = _arg(lin.bias, block) if lin.bias is not None else None
+    if x is None or not _constant(w, ins, constants) or ins[w].dim() != 2 or (
+            lin.bias is not None and not _constant(b, ins, constants)):
+        return None
+    rest, prev, epilogue = ops[1:], lin.output, None
+    if rest and isinstance(rest[0], ge.ReshapeOp) and rest[0].input == prev and not rest[0].sizes:
+        prev, rest = rest[0].output, rest[1:]
+    if rest and type(rest[0]) in LINEAR_EPILOGUES and rest[0].operands[0] == prev:
+        epilogue, prev, rest = LINEAR_EPILOGUES[type(rest[0])](rest[0]), rest[0].results[0], rest[1:]
+    if rest or list(_yielded(block)) != [prev] or not out.is_contiguous():
+        return None
+    weight = ins[w]
+    wt, features = weight.t(), weight.shape[0]
+    bias = ins[b] if b is not None else torch.zeros(features, dtype=weight.dtype)
+    rows = out.view(-1, features)
+
+    def linear(*args):
+        torch.addmm(bias, args[x].reshape(-1, weight.shape[1]), wt, out=rows)
+        if epilogue is not None:
+            epilogue(rows)
+    return linear
+
+
+def _max_pool_task(block: Block, ins: list, out: torch.Tensor, algorithms: bool
+                   ) -> Runner | None:
+    """max_pool2d on an NHWC copy of the input: torch's NCHW max-pool kernel took
+    3.3 ms on ResNet-50's 64x112x112 stem output, 0.68 ms with the reorder."""
+    (op,) = _ops(block)
+    src = _arg(op.input, block)
+    if not algorithms or src is None or len(op.input.type.get_shape()) != 4:
+        return None
+    k, s, p, d = (_ints(op.kernel_size), _ints(op.stride), _ints(op.padding),
+                  _ints(op.dilation))
+    ceil = bool(op.ceil_mode.value.data)
+
+    def max_pool_nhwc(*args):
+        x = args[src].contiguous(memory_format=torch.channels_last)
+        out.copy_(F.max_pool2d(x, k, s, p, d, ceil_mode=ceil))
+    return max_pool_nhwc
+
+
+def _view_task(block: Block, ins: list, out: torch.Tensor, kernel) -> Runner | None:
+    """A data-movement body: one copy into `out`, none if planned in place."""
+    (op,) = _ops(block)
+    src = _arg(op.operands[0], block)
+    if src is None or len(op.operands) != 1 or list(_yielded(block)) != [op.results[0]]:
+        return None
+    x = ins[src]
+    if (isinstance(op, ge.ReshapeOp | ge.FlattenOp) and x is not None and x.is_contiguous()
+            and out.is_contiguous() and x.data_ptr() == out.data_ptr()
+            and x.numel() == out.numel()):
+        def in_place_view(*args):
+            pass  # the bytes are already where they belong
+        return in_place_view
+
+    def copy_view(*args):
+        out.copy_(kernel(args[src]))
+    return copy_view
+
+
+def _tail_task(block: Block, out: torch.Tensor) -> Runner | None:
+    """Any body whose last op is elementwise with an `out=` form: the ops before
+    it run as usual, the last one writes into `out`."""
+    last = _ops(block)[-1]
+    body = BlockProgram(block)  # its own copy: the generic path keeps the original
+    variant = OUT_VARIANTS.get(type(last))
+    if (variant is None or list(_yielded(block)) != [last.results[0]]
+            or not _same_element_types(last) or not body.steps
+            or body.steps[-1][2] != body.outputs):
+        return None
+    _, ins, outs = body.steps[-1]
+    body.steps[-1] = (lambda *xs: variant(*xs, out=out), ins, outs)
+
+    def tail(*args):
+        body.run(args)
+    return tail
+
+
+def specialize(block: Block, body, ins: list, constants: list[bool], outs: list,
+               algorithms: bool = True) -> Runner | None:
+    """A runner writing the task's result into `outs[0]`, or None for the generic path.
+
+    `body` is the task's BlockProgram, `ins` the task's input tensors where
+    known at load time (None for graph inputs), `constants` which of them are
+    weights (whose values may be read at load), `outs` its output views."""
+    ops = _ops(block)
+    if len(outs) != 1 or outs[0] is None or not ops:
+        return None
+    out = outs[0]
+    first = type(ops[0])
+    if first is ge.Conv2dOp:
+        return _conv_task(block, ins, constants, out, algorithms)
+    if first is ge.LinearOp:
+        return _linear_task(block, ins, constants, out)
+    if len(ops) == 1 and first is ge.MaxPool2dOp:
+        return _max_pool_task(block, ins, out, algorithms)
+    if len(ops) == 1 and isinstance(ops[0], VIEW_OPS):
+        return _view_task(block, ins, out, body.steps[0][0])
+    return _tail_task(block, out)

@@ -1,0 +1,385 @@
+"""The host runtime's fast paths (runtime/fast_kernels.py, runtime/arena_layout.py,
+runtime.executor.Options) against the generic path and PyTorch eager.
+
+Every specialization is checked to be the one actually chosen for its task,
+so a recogniser that silently falls back cannot pass as tested.
+"""
+
+import pytest
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from ge_dialect import ascend
+from ge_dialect.plan_verifier import check_module
+from npu_graph.compiler import import_model, lower, optimize, plan_device
+from runtime import fast_kernels
+from runtime.arena_layout import channels_last_buffers
+from runtime.executor import GENERIC, Executable, Options
+from test.models import ZOO, dynamic_shapes, resnet_block, tiny_resnet
+
+TOL = dict(rtol=1e-4, atol=1e-4)
+ALL_OFF_BUT = {
+    "zero_copy": Options(True, False, False, False),
+    "prepared_loop": Options(False, True, False, False),
+    "channels_last": Options(False, False, True, False),
+    "zero_copy+channels_last": Options(True, False, True, False),
+    "all_nchw": Options(channels_last=False),
+    "all": Options(),
+}
+
+
+def compiled(model, inputs, pipeline="ge-O3"):
+    model.eval()
+    module = plan_device(lower(optimize(import_model(model, inputs), pipeline)))
+    with torch.no_grad():
+        expected = model(*inputs)
+    return module, expected
+
+
+def kinds(executable) -> dict[str, str]:
+    """task name -> the runner it got ('generic' for the generic path)."""
+    return {t.name: r.__name__ for t, r in zip(executable.tasks, executable.runners)}
+
+
+# --- conv algorithms on their own ----------------------------------------------
+
+CONV_SHAPES = [  # (n, cin, cout, size, k, stride, padding, bias)
+    (1, 16, 24, 9, 1, 1, 0, True),
+    (2, 16, 24, 9, 1, 1, 0, False),
+    (2, 8, 12, 10, 3, 1, 1, True),
+    (2, 8, 12, 11, 3, 2, 1, True),
+    (1, 8, 12, 10, 1, 2, 0, True),
+    (1, 4, 6, 9, 3, 1, 0, False),
+]
+
+
+@pytest.mark.parametrize("shape", CONV_SHAPES)
+@pytest.mark.parametrize("algorithm", sorted(fast_kernels.CONV_ALGORITHMS))
+@pytest.mark.parametrize("x_layout", ["nhwc", "nchw", "sliced"])
+def test_conv_algorithms_match_conv2d(shape, algorithm, x_layout):
+    n, cin, cout, size, k, s, p, has_bias = shape
+    algo = fast_kernels.CONV_ALGORITHMS[algorithm]
+    if not algo.applies((cout, cin, k, k), (s, s), (p, p), (1, 1), 1):
+        pytest.skip(f"{algorithm} does not apply to this shape")
+    torch.manual_seed(0)
+    x = torch.randn(n, cin, size, size)
+    if x_layout == "nhwc":
+        x = x.contiguous(memory_format=torch.channels_last)
+    elif x_layout == "sliced":  # a strided view: every other channel of a wider tensor
+        x = torch.randn(n, 2 * cin, size, size)[:, ::2]
+    w, b = torch.randn(cout, cin, k, k), torch.randn(cout) if has_bias else None
+    expected = F.conv2d(x, w, b, s, p)
+    out = torch.full_like(expected, float("nan")).contiguous(memory_format=torch.channels_last)
+    if algo.fused:
+        run = algo.prepare(w, b, (s, s), (p, p), input_shape=x.shape)
+        torch.testing.assert_close(run(x), expected, **TOL)
+        return
+    run = algo.prepare(w, b, (s, s), (p, p))
+    if algo.fresh:
+        torch.testing.assert_close(run(x), expected, **TOL)
+        return
+    run(x, out)
+    torch.testing.assert_close(out, expected, **TOL)
+    out.fill_(float("nan"))
+    run(x, out)  # again: scratch reused, output overwritten
+    torch.testing.assert_close(out, expected, **TOL)
+    if "nhwc" not in algorithm:  # NCHW algorithms also write into an NCHW output
+        out = torch.full_like(expected, float("nan"))
+        run(x, out)
+        torch.testing.assert_close(out, expected, **TOL)
+
+
+@pytest.mark.skipif(not fast_kernels._has_onednn(), reason="torch built without oneDNN")
+@pytest.mark.parametrize("relu", [False, True])
+@pytest.mark.parametrize("residual", [False, True])
+@pytest.mark.parametrize("nhwc", [False, True])
+def test_onednn_packed_epilogues(relu, residual, nhwc):
+    torch.manual_seed(0)
+    fmt = torch.channels_last if nhwc else torch.contiguous_format
+    x = torch.randn(2, 8, 9, 9).contiguous(memory_format=fmt)
+    w, b = torch.randn(16, 8, 3, 3), torch.randn(16)
+    res = torch.randn(2, 16, 5, 5).contiguous(memory_format=fmt)
+    expected = F.conv2d(x, w, b, 2, 1) + (res if residual else 0)
+    expected = torch.relu(expected) if relu else expected
+    run = fast_kernels.CONV_ALGORITHMS["onednn_packed"].prepare(
+        w, b, (2, 2), (1, 1), input_shape=x.shape, relu=relu, residual=residual)
+    torch.testing.assert_close(run(x, res if residual else None), expected, **TOL)
+
+
+def test_choose_conv_rule():
+    nhwc = torch.empty(1, 8, 14, 14).contiguous(memory_format=torch.channels_last)
+    nchw, small = torch.empty(1, 8, 14, 14), torch.empty(1, 8, 7, 7)
+    one = ((8, 8, 1, 1), (1, 1), (0, 0), (1, 1), 1)
+    choose = fast_kernels.choose_conv
+    nhwc_choice = "onednn_packed" if fast_kernels._has_onednn() else "gemm_1x1_nhwc"
+    assert choose(*one, nhwc) == nhwc_choice
+    assert choose((8, 8, 3, 3), (1, 1), (1, 1), (1, 1), 1, nhwc) in {"onednn_packed", "library"}
+    assert choose(*one, nchw) == choose(*one, small) == "gemm_1x1"
+    assert choose((8, 8, 1, 1), (2, 2), (0, 0), (1, 1), 1, nchw) == "gemm_1x1"
+    assert choose((8, 128, 1, 1), (1, 1), (0, 0), (1, 1), 1, nchw) == "library"  # large K
+    assert choose((8, 8, 3, 3), (1, 1), (1, 1), (1, 1), 1, nchw) == "library"
+    assert choose((8, 4, 1, 1), (1, 1), (0, 0), (1, 1), 2, nchw) == "library"  # grouped
+
+
+# --- task specializations inside the executor -----------------------------------
+
+
+class ConvEpilogues(nn.Module):
+    """conv+relu (3x3), conv (1x1), conv+add+relu (1x1 residual), conv+add (3x3, no relu),
+    a grouped conv, then linear+relu and linear."""
+
+    def __init__(self):
+        super().__init__()
+        self.a = nn.Conv2d(4, 8, 3, padding=1)
+        self.b = nn.Conv2d(8, 8, 1)
+        self.c = nn.Conv2d(8, 8, 1, bias=False)
+        self.d = nn.Conv2d(8, 8, 3, padding=1)
+        self.g = nn.Conv2d(8, 8, 3, padding=1, groups=2)
+        self.fc1 = nn.Linear(8, 16)
+        self.fc2 = nn.Linear(16, 5)
+
+    def forward(self, x):
+        y = torch.relu(self.a(x))
+        z = self.b(y)
+        r = torch.relu(self.c(z) + y)
+        s = self.d(r) + z
+        t = self.g(s)
+        v = torch.relu(self.fc1(t.mean((2, 3))))
+        return self.fc2(v)
+
+
+@pytest.mark.parametrize("config", sorted(ALL_OFF_BUT))
+def test_conv_and_linear_tasks_match_generic_and_eager(config):
+    torch.manual_seed(0)
+    inputs = (torch.randn(2, 4, 16, 16),)
+    module, expected = compiled(ConvEpilogues(), inputs, pipeline="op-fusion")
+    generic = Executable(module, options=GENERIC).run(*inputs)[0]
+    fast = Executable(module, options=ALL_OFF_BUT[config])
+    out = fast.run(*inputs)[0]
+    torch.testing.assert_close(out, expected, **TOL)
+    torch.testing.assert_close(out, generic, **TOL)
+    torch.testing.assert_close(fast.run(*inputs)[0], out)  # a second run: same numbers
+    used = set(kinds(fast).values())
+    if ALL_OFF_BUT[config].zero_copy:
+        conv_runners = {k for n, k in kinds(fast).items() if n.startswith("conv")}
+        assert "linear" in used and conv_runners <= {"library", "gemm", "onednn"}, kinds(fast)
+    if config == "all_nchw":
+        assert "gemm" in used, kinds(fast)  # the 1x1 convs as GEMMs
+    if config == "all" and fast_kernels._has_onednn():
+        assert "onednn" in used, kinds(fast)  # prepacked oneDNN convs
+    if not ALL_OFF_BUT[config].zero_copy:
+        assert used == {"generic"}
+
+
+def test_graph_input_feeding_a_gemm_conv_in_nchw():
+    """The first conv reads the caller's NCHW tensor, not an arena view."""
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Conv2d(6, 8, 1), nn.ReLU(), nn.Conv2d(8, 4, 1))
+    inputs = (torch.randn(2, 6, 5, 5),)
+    module, expected = compiled(model, inputs)
+    executable = Executable(module, options=Options(channels_last=False))
+    assert list(kinds(executable).values()).count("gemm") == 2, kinds(executable)
+    for x in (inputs[0], inputs[0].contiguous(memory_format=torch.channels_last)):
+        (out,) = executable.run(x)
+        torch.testing.assert_close(out, expected, **TOL)
+        assert out.is_contiguous()  # results leave in the caller's layout
+
+
+class Mlp(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.a, self.b, self.c = nn.Linear(8, 16), nn.Linear(16, 12), nn.Linear(12, 4, bias=False)
+
+    def forward(self, x):
+        h = nn.functional.gelu(self.a(x))                       # linear, reshape, gelu
+        h = nn.functional.gelu(self.b(h), approximate="tanh")
+        return torch.relu(self.c(h))
+
+
+def test_linear_tasks_with_reshape_and_activation():
+    torch.manual_seed(0)
+    inputs = (torch.randn(2, 6, 8),)
+    module, expected = compiled(Mlp(), inputs)
+    fast = Executable(module)
+    assert list(kinds(fast).values()).count("linear") == 3, kinds(fast)
+    out = fast.run(*inputs)[0]
+    torch.testing.assert_close(out, expected, **TOL)
+    torch.testing.assert_close(out, Executable(module, options=GENERIC).run(*inputs)[0])
+
+
+class Pools(nn.Module):
+    def forward(self, x):
+        y = nn.functional.max_pool2d(x, 3, 2, 1)
+        z = nn.functional.max_pool2d(x[:, :, 1:], 2, 2, 0, ceil_mode=True)  # after a slice task
+        return y * 2.0, z + 1.0
+
+
+def test_max_pool_via_nhwc_matches_eager():
+    torch.manual_seed(0)
+    inputs = (torch.randn(2, 5, 9, 11),)
+    module, expected = compiled(Pools(), inputs, pipeline="canonicalize")
+    fast = Executable(module)
+    assert list(kinds(fast).values()).count("max_pool_nhwc") == 2, kinds(fast)
+    for o, e in zip(fast.run(*inputs), expected):
+        torch.testing.assert_close(o, e)  # max is exact
+
+
+class ElementwiseTails(nn.Module):
+    def forward(self, x, y):
+        a = torch.sigmoid(x * 2.0) - y      # ends in sub
+        b = torch.relu(a) + 1.0             # ends in add
+        c = torch.tanh(b.reshape(4, -1))    # reshape then tanh
+        return c.transpose(0, 1), torch.maximum(a, y)
+
+
+def test_elementwise_tails_write_into_their_views():
+    torch.manual_seed(0)
+    inputs = (torch.randn(2, 2, 3, 4), torch.randn(2, 2, 3, 4))
+    module, expected = compiled(ElementwiseTails(), inputs, pipeline="canonicalize")
+    fast = Executable(module)
+    outs = fast.run(*inputs)
+    for o, e, g in zip(outs, expected, Executable(module, options=GENERIC).run(*inputs)):
+        torch.testing.assert_close(o, e, **TOL)
+        torch.testing.assert_close(o, g)
+    used = list(kinds(fast).values())
+    assert "tail" in used and "copy_view" in used, used
+
+
+@pytest.mark.parametrize("nhwc", [False, True])
+def test_in_place_tasks_keep_their_meaning(nhwc):
+    """Unfused, ReLU and the residual add write over their inputs (same bytes):
+    the tail runners then write an output that is also their input."""
+    model, inputs = tiny_resnet.make()
+    module, expected = compiled(model, inputs, pipeline="fold-batch-norm,dce")
+    check_module(module)
+    executable = Executable(module, options=Options(channels_last=nhwc))
+    in_place = []
+    for t, runner in zip(executable.tasks, executable.runners):
+        ins = {v.owner.offset.value.data for v in t.op.ins if isinstance(v.owner, ascend.BufferOp)}
+        if any(v.owner.offset.value.data in ins for v in t.op.outs):
+            in_place.append(runner.__name__)
+    assert len(in_place) >= 3 and set(in_place) <= {"tail", "in_place_view"}, set(in_place)
+    torch.testing.assert_close(executable.run(*inputs)[0], expected, **TOL)
+
+
+class FlattenInPlace(nn.Module):
+    """conv -> flatten (written in place over the conv's bytes) -> linear: the
+    4-D buffer must keep NCHW bytes, or the flatten would reorder them."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv, self.fc = nn.Conv2d(3, 4, 3, padding=1), nn.Linear(4 * 5 * 5, 3)
+
+    def forward(self, x):
+        return self.fc(torch.flatten(self.conv(x), 1) * 2.0)
+
+
+def test_in_place_groups_of_mixed_shapes_stay_nchw():
+    torch.manual_seed(0)
+    inputs = (torch.randn(2, 3, 5, 5),)
+    module, expected = compiled(FlattenInPlace(), inputs, pipeline="canonicalize")
+    ops = list(next(op for op in module.walk() if op.name == "func.func").body.block.ops)
+    bufs = [op for op in ops if isinstance(op, ascend.BufferOp)]
+    conv_out = next(b for b in bufs if len(b.output.type.get_shape()) == 4)
+    flat = [b for b in bufs if len(b.output.type.get_shape()) == 2
+            and b.offset == conv_out.offset and b.output.type.get_shape()[1] == 100]
+    assert flat, "the plan should put the flatten in place over the conv output"
+    assert conv_out not in channels_last_buffers(ops)
+    for options in (Options(), Options(channels_last=True)):
+        torch.testing.assert_close(Executable(module, options=options).run(*inputs)[0],
+                                   expected, **TOL)
+
+
+def test_buffers_are_nhwc_views_of_the_arena():
+    model, inputs = resnet_block.make()
+    module, expected = compiled(model, inputs)
+    executable = Executable(module, options=Options(channels_last=True))
+    start = executable.arena.data_ptr()
+    end = start + executable.arena.numel()
+    nhwc = [v for v in executable.values if v is not None and v.dim() == 4
+            and fast_kernels.is_nhwc(v) and not v.is_contiguous()]
+    assert nhwc
+    for v in nhwc:
+        assert start <= v.data_ptr() < end
+    executable.arena.zero_()  # the views see the arena's bytes
+    assert all(not v.any() for v in nhwc)
+    torch.testing.assert_close(executable.run(*inputs)[0], expected, **TOL)
+    assert any(v.any() for v in nhwc)
+
+
+def test_host_orders_and_options_agree_on_resnet_block():
+    model, inputs = resnet_block.make()
+    module, expected = compiled(model, inputs)
+    executable = Executable(module)
+    (out,) = executable.run(*inputs)
+    executable.set_host_order("timeline")
+    torch.testing.assert_close(executable.run(*inputs)[0], out)
+    torch.testing.assert_close(out, expected, **TOL)
+    stats = executable.stats
+    assert 0 <= stats["host_overhead_ms"] <= stats["host_time"]
+
+
+def test_dynamic_graphs_run_the_generic_path():
+    model, inputs = ZOO["dynamic_batch"]()
+    module = lower(optimize(import_model(model, inputs, dynamic_shapes(model))))
+    executable = Executable(module, options=Options())
+    assert executable.options == GENERIC
+    assert set(kinds(executable).values()) == {"generic"}
+    for batch in (1, 3, 1):
+        x = torch.randn(batch, 3, 16, 16)
+        with torch.no_grad():
+            torch.testing.assert_close(executable.run(x)[0], model(x), **TOL)
+
+
+class Attention(nn.Module):
+    """4-D scores [B, heads, T, T] that no conv touches: they keep NCHW bytes."""
+
+    def forward(self, q, k):
+        return torch.softmax(q @ k.transpose(-1, -2), dim=-1) * 2.0
+
+
+def test_only_buffers_of_conv_and_pool_tasks_go_nhwc():
+    torch.manual_seed(0)
+    inputs = (torch.randn(2, 3, 5, 4), torch.randn(2, 3, 5, 4))
+    module, expected = compiled(Attention(), inputs)
+    ops = list(next(op for op in module.walk() if op.name == "func.func").body.block.ops)
+    assert any(isinstance(op, ascend.BufferOp) and len(op.output.type.get_shape()) == 4
+               for op in ops)
+    assert not channels_last_buffers(ops)
+    torch.testing.assert_close(Executable(module).run(*inputs)[0], expected, **TOL)
+    model, inputs = resnet_block.make()
+    module, _ = compiled(model, inputs)
+    ops = list(next(op for op in module.walk() if op.name == "func.func").body.block.ops)
+    assert channels_last_buffers(ops)
+
+
+class RuntimeWeights(nn.Module):
+    """Conv and linear weights computed at run time (a task's output buffer):
+    nothing may be read from them at load time."""
+
+    def forward(self, x, w, v):
+        y = torch.relu(F.conv2d(x, w * 2.0, padding=1))
+        return F.linear(y.mean((2, 3)), v + 1.0)
+
+
+def test_weights_computed_at_run_time_are_read_at_run_time():
+    torch.manual_seed(0)
+    inputs = (torch.randn(2, 3, 6, 6), torch.randn(4, 3, 3, 3), torch.randn(5, 4))
+    module, _ = compiled(RuntimeWeights(), inputs)
+    executable = Executable(module)
+    for _ in range(2):
+        inputs = (torch.randn(2, 3, 6, 6), torch.randn(4, 3, 3, 3), torch.randn(5, 4))
+        with torch.no_grad():
+            expected = RuntimeWeights()(*inputs)
+        torch.testing.assert_close(executable.run(*inputs)[0], expected, **TOL)
+
+
+def test_fp16_convs_keep_the_library_conv():
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Conv2d(4, 8, 1), nn.ReLU()).half()
+    inputs = (torch.randn(1, 4, 16, 16).half(),)
+    module, expected = compiled(model, inputs)
+    executable = Executable(module)
+    assert set(kinds(executable).values()) == {"library"}, kinds(executable)
+    torch.testing.assert_close(executable.run(*inputs)[0], expected, rtol=1e-3, atol=1e-3)
