@@ -76,7 +76,10 @@ def build_pipeline(passes: list[str] | None = None, **keywords) -> str:
         raise ValueError(f"unknown optimize() keyword(s) {bad}; known: {known}") from None
     names = default_passes() if passes is None else check_pass_names(list(passes),
                                                                      set(get_all_passes()))
-    names = [n for n in names if n not in flags.switched_off()]
+    off = flags.switched_off()
+    # A level in a pass list (`passes=["ge-O3", ...]`) gets the switches too.
+    names = [f"{n}{{disable={','.join(sorted(off))}}}" if n in LEVELS and off else n
+             for n in names if n not in off]
     planning = flags.enable_memory_planning or flags.memory_limit_mb is not None
     if planning:
         if flags.memory_limit_mb is None:

@@ -88,6 +88,8 @@ def test_flags_switch_passes_off_one_by_one():
     planned = build_pipeline(enable_memory_planning=True, memory_limit_mb=64)
     assert planned.endswith("memory-reuse{memory-limit-mb=64},task-parallel{max-streams=4}")
     assert "hardware-mapping" not in build_pipeline(enable_hardware_mapping=False)
+    assert build_pipeline(["ge-O3", "MemoryReusePass"], enable_op_fusion=False) == \
+        "ge-O3{disable=op-fusion},lower-to-ascend,memory-reuse"
     assert "dce,precision-mode{mode=allow_fp32_to_fp16},canonicalize,cse,dce,hardware-mapping," \
         in build_pipeline(precision_mode="allow_fp32_to_fp16")
 
