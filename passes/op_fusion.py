@@ -173,7 +173,14 @@ def _extend(members: list[Operation], kind: OpKind, max_size: int, claimed: Clai
     block = members[-1].parent
 
     def with_(p: Operation) -> list[Operation]:
-        return sorted([p, *members], key=block.get_operation_index)
+        # p precedes a member that uses it: walking forward from p to the first
+        # member keeps program order at the cost of the gap, where sorting by
+        # Block.get_operation_index scanned the whole block (quadratic on chains).
+        inside, after = set(members), p.next_op
+        while after not in inside:
+            after = after.next_op
+        at = members.index(after)
+        return [*members[:at], p, *members[at:]]
 
     while len(members) < max_size:
         producers = (v.op for op in members for v in op.operands
