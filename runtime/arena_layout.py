@@ -34,8 +34,9 @@ def channels_last_buffers(ops: list[Operation]) -> set[ascend.BufferOp]:
     """The `ascend.buffer` ops of a lowered function to view as NHWC."""
     parent: dict[ascend.BufferOp, ascend.BufferOp] = {}
 
-    def find(b):
+    def find(b):  # with path halving: a chain of in-place tasks is one long group
         while parent.setdefault(b, b) is not b:
+            parent[b] = parent[parent[b]]
             b = parent[b]
         return b
 

@@ -79,3 +79,10 @@ def test_synthetic_graphs_verify_and_compile_to_the_reference_numbers():
         (expected,) = evaluate(module, x)
         (got,) = Executable(plan_device(lower(optimize(module)))).run(x)
         torch.testing.assert_close(got, expected, rtol=1e-4, atol=1e-4)
+
+
+def test_gemm_micro_forms_compute_the_same_linear():
+    from bench import gemm_micro
+
+    forms = gemm_micro.candidates(rows=6, k=16, n=24)  # asserts each against x @ W^T + b
+    assert "addmm" in forms and len(forms) >= 1

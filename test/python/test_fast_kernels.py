@@ -163,7 +163,9 @@ def test_conv_and_linear_tasks_match_generic_and_eager(config):
     used = set(kinds(fast).values())
     if ALL_OFF_BUT[config].zero_copy:
         conv_runners = {k for n, k in kinds(fast).items() if n.startswith("conv")}
-        assert "linear" in used and conv_runners <= {"library", "gemm", "onednn"}, kinds(fast)
+        linear = "onednn_linear" if ALL_OFF_BUT[config].algorithms and \
+            fast_kernels._has_onednn_linear() else "linear"
+        assert linear in used and conv_runners <= {"library", "gemm", "onednn"}, kinds(fast)
     if config == "all_nchw":
         assert "gemm" in used, kinds(fast)  # the 1x1 convs as GEMMs
     if config == "all" and fast_kernels._has_onednn():
@@ -197,15 +199,19 @@ class Mlp(nn.Module):
         return torch.relu(self.c(h))
 
 
-def test_linear_tasks_with_reshape_and_activation():
+@pytest.mark.parametrize("algorithms", [True, False])
+def test_linear_tasks_with_reshape_and_activation(algorithms):
+    """Both forms: oneDNN with the activation as a post-op, addmm + in place."""
     torch.manual_seed(0)
     inputs = (torch.randn(2, 6, 8),)
     module, expected = compiled(Mlp(), inputs)
-    fast = Executable(module)
-    assert list(kinds(fast).values()).count("linear") == 3, kinds(fast)
+    fast = Executable(module, options=Options(algorithms=algorithms))
+    runner = "onednn_linear" if algorithms and fast_kernels._has_onednn_linear() else "linear"
+    assert list(kinds(fast).values()).count(runner) == 3, kinds(fast)
     out = fast.run(*inputs)[0]
     torch.testing.assert_close(out, expected, **TOL)
     torch.testing.assert_close(out, Executable(module, options=GENERIC).run(*inputs)[0])
+    torch.testing.assert_close(fast.run(*inputs)[0], out)
 
 
 class Pools(nn.Module):
