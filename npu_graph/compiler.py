@@ -16,6 +16,7 @@ from xdsl.passes import PassPipeline
 from ge_dialect import make_context
 from ge_dialect.verifier import verify
 from passes import get_all_passes, instrument
+from passes.gc_tuning import fewer_collections
 from passes.plugins import load_pass_plugin
 from runtime.executor import Executable
 
@@ -30,8 +31,9 @@ def import_model(model: torch.nn.Module, example_inputs: tuple,
 
     if dynamic_shapes is None:
         dynamic_shapes = getattr(model, "dynamic_shapes", None)
-    module = import_module(model, example_inputs, dynamic_shapes=dynamic_shapes)
-    verify(module)
+    with fewer_collections():
+        module = import_module(model, example_inputs, dynamic_shapes=dynamic_shapes)
+        verify(module)
     return module
 
 
@@ -48,7 +50,7 @@ def run_pipeline(module: ModuleOp, pipeline: str, *, plugins: Sequence[str] = ()
     ctx = make_context()
     guards = (instrument.session(verify_each=True) if verify_each and not instrument.active()
               else nullcontext())
-    with guards:
+    with guards, fewer_collections():
         PassPipeline.parse_spec(get_all_passes(), pipeline,
                                 callback=instrument.pipeline_callback()).apply(ctx, module)
     return module

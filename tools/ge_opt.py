@@ -22,6 +22,7 @@ from xdsl.xdsl_opt_main import xDSLOptMain
 
 from ge_dialect.verifier import check_dominance
 from passes import get_all_passes, instrument
+from passes.gc_tuning import fewer_collections
 from passes.pipelines import ARTICLE_NAMES, article_alias
 from tools.toolkit_flags import (
     add_toolkit_arguments,
@@ -245,7 +246,8 @@ def main(argv=None, tool_class: type[GeOptMain] = GeOptMain) -> int:
     tool = None
     try:
         tool = tool_class(description=_describe(), args=argv)
-        tool.run()
+        with fewer_collections():
+            tool.run()
     except CompilerBug as e:
         return _report_bug(tool, e.where, e.cause)
     except (ParseError, DiagnosticException, ArgSpecParseError, UsageError) as e:
