@@ -177,13 +177,17 @@ def _check_races(f: _Function) -> None:
             touched |= 1 << t
 
 
-def _by_index(task: ascend.TaskOp) -> bool:
-    """One output, and every op of the body maps flat index i to flat index i."""
+def _by_index(task: ascend.TaskOp, value: SSAValue) -> bool:
+    """One output, and every use of input `value` in the body maps flat index i
+    to flat index i of an output-sized result (so it is read at i no later
+    than i is written: elementwise bodies, a conv's residual add)."""
     if len(task.outs) != 1:
         return False
     numel = _numel(task.outs[0].type)
-    return all(isinstance(op, BY_INDEX_OPS) and all(_numel(r.type) == numel for r in op.results)
-               for op in task.body.block.ops if not isinstance(op, ge.YieldOp))
+    args = [arg for v, arg in zip(task.ins, task.body.block.args) if v == value]
+    return all(isinstance(use.operation, BY_INDEX_OPS)
+               and all(_numel(r.type) == numel for r in use.operation.results)
+               for arg in args for use in arg.uses)
 
 
 def _numel(t) -> int:
@@ -223,7 +227,7 @@ class _Lifetimes:
             return False
         for t in _bits(a.readers & b.writers):
             op = self.f.tasks[t].op
-            if not _by_index(op):
+            if not _by_index(op, a.value):
                 continue
             rest_a = self.access[a.value] & ~(1 << t)
             rest_b = self.access[b.value] & ~(1 << t)

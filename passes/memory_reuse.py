@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i64
+from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
 
@@ -41,35 +42,45 @@ def _numel(t) -> int:
     return n
 
 
-def writes_by_index(task: ascend.TaskOp) -> bool:
-    """Every op of the body maps flat index i to flat index i, without broadcasting
-    to a larger tensor, so an output may overwrite an input of its size."""
-    (out,) = task.outs
-    numel = _numel(out.type)
-    ops = [op for op in task.body.block.ops if not isinstance(op, ge.YieldOp)]
+def overwritable(task: ascend.TaskOp, buffer: SSAValue) -> bool:
+    """The task's output may take the bytes of its input `buffer`: every use of
+    it in the body maps flat index i to flat index i of an output-sized result.
+    Then no kernel reads element j of the input after element j of the output
+    is written: a by-index op reads i as it writes i, and any other op reads
+    only values computed before the body's result. This covers elementwise
+    bodies and a conv whose residual add is the epilogue (oneDNN accumulates
+    into the residual's bytes, runtime/fast_kernels.py), but never a conv's or
+    linear's own input."""
+    if len(task.outs) != 1:
+        return False
+    numel = _numel(task.outs[0].type)
+    uses = [use.operation for v, arg in zip(task.ins, task.body.block.args) if v == buffer
+            for use in arg.uses]
     return all(isinstance(op, SAME_INDEX_OPS) and all(_numel(r.type) == numel
-                                                      for r in op.results) for op in ops)
+                                                      for r in op.results) for op in uses)
 
 
 def in_place_sources(graph: FunctionGraph, order: Clocks) -> dict[int, int]:
     """output buffer -> input buffer whose bytes it may take.
 
-    Legal when the task has one output, computes by index, the input has the
-    output's bytes and element type, is not a function result, and every other
-    task touching the input happens before this one (it is the last reader)."""
+    Legal when the task has one output, the input is `overwritable` by it, has
+    the output's bytes and element type, is not a function result, and every
+    other task touching the input happens before this one (it is the last
+    reader)."""
     sources: dict[int, int] = {}
     taken: set[int] = set()
     for t, task in enumerate(graph.tasks):
         if len(task.op.outs) != 1 or len(task.writes) != 1:
             continue
         out = graph.buffers[task.writes[0]]
-        if out.writers != [t] or not writes_by_index(task.op):
+        if out.writers != [t]:
             continue
         for i in dict.fromkeys(task.reads):
             src = graph.buffers[i]
             if (i in taken or src.output or not src.writers or i == task.writes[0]
                     or src.nbytes != out.nbytes
-                    or src.op.output.type.element_type != out.op.output.type.element_type):
+                    or src.op.output.type.element_type != out.op.output.type.element_type
+                    or not overwritable(task.op, src.op.output)):
                 continue
             if all(order.before(u, t) for u in src.writers + src.readers if u != t):
                 sources[task.writes[0]] = i

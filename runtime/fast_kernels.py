@@ -80,11 +80,16 @@ def _onednn_packed(w, b, stride, padding, dilation=(1, 1), groups=1, input_shape
     end does). `F.conv2d` reorders the weight on every call: on NHWC inputs
     that reorder dominated the late, weight-heavy layers (2048->512 at 7x7:
     2.1 ms, 0.51 ms packed). ReLU and the residual add are oneDNN post-ops.
-    These are torch's internal mkldnn ops; `applies` is false without them."""
+    These are torch's internal mkldnn ops; `applies` is false without them.
+    `residual`: False, True (add a tensor), or "in_place" (the output is the
+    residual's bytes: oneDNN accumulates into them, no copy)."""
     packed = torch._C._nn.mkldnn_reorder_conv2d_weight(
         w.to_mkldnn(), list(padding), list(stride), list(dilation), groups, list(input_shape))
     geometry = (list(padding), list(stride), list(dilation), groups)
     unary = "relu" if relu else None
+    if residual == "in_place":  # the result accumulates into the residual's bytes
+        return lambda x, res: torch.ops.mkldnn._convolution_pointwise_.binary(
+            res, x, packed, b, *geometry, "add", 1.0, unary, [], "")
     if residual:
         return lambda x, res: torch.ops.mkldnn._convolution_pointwise.binary(
             x, res, packed, b, *geometry, "add", None, unary, [], "")
@@ -292,15 +297,24 @@ def _conv_task(block: Block, ins: list, constants: list[bool], out: torch.Tensor
         # the residual is fused only if it is an arena view laid out like the output
         fuse_add = (residual is not None and ins[residual] is not None
                     and ins[residual].stride() == out.stride())
+        # planned over the residual (passes/memory_reuse.py `overwritable`): no copy
+        in_place = fuse_add and ins[residual].data_ptr() == out.data_ptr()
         if residual is None or fuse_add:
             fused = CONV_ALGORITHMS[algorithm].prepare(
                 weight, bias, *params, input_shape=conv.input.type.get_shape(), relu=relu,
-                residual=fuse_add)
+                residual="in_place" if in_place else fuse_add)
+            if in_place:
+                def onednn_in_place(*args):
+                    fused(args[x], out)
+                return onednn_in_place
 
             def onednn(*args):
                 out.copy_(fused(args[x], args[residual] if fuse_add else None))
             return onednn
         algorithm = "library"
+    if residual is not None and ins[residual] is not None and (
+            ins[residual].data_ptr() == out.data_ptr()):
+        algorithm = "library"  # a GEMM writing `out` would overwrite the residual it adds
     conv_into = CONV_ALGORITHMS[algorithm].prepare(weight, bias, *params)
     if CONV_ALGORITHMS[algorithm].fresh:
         conv = conv_into

@@ -165,11 +165,13 @@ def test_conv_and_linear_tasks_match_generic_and_eager(config):
         conv_runners = {k for n, k in kinds(fast).items() if n.startswith("conv")}
         linear = "onednn_linear" if ALL_OFF_BUT[config].algorithms and \
             fast_kernels._has_onednn_linear() else "linear"
-        assert linear in used and conv_runners <= {"library", "gemm", "onednn"}, kinds(fast)
+        assert linear in used and conv_runners <= {"library", "gemm", "onednn", "onednn_in_place"}, kinds(fast)
     if config == "all_nchw":
         assert "gemm" in used, kinds(fast)  # the 1x1 convs as GEMMs
     if config == "all" and fast_kernels._has_onednn():
         assert "onednn" in used, kinds(fast)  # prepacked oneDNN convs
+        # the residual adds accumulate into the residual's bytes (planned in place)
+        assert "onednn_in_place" in used, kinds(fast)
     if not ALL_OFF_BUT[config].zero_copy:
         assert used == {"generic"}
 

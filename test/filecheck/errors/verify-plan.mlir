@@ -205,6 +205,29 @@ func.func @in_place_transpose(%x: memref<2x3xf32>) -> memref<3x2xf32> attributes
 
 // -----
 
+// A conv task may write over its residual (read by index in the add), never
+// over the conv's own input %a.
+// CHECK: {{^}}verify-plan: @conv_over_its_input: %a (bytes [0, 256)) and %r (bytes [0, 256)) overlap but may be live at once: task 'conv2d_add_0' (stream 0) uses both, and is not an elementwise task writing in place over an input it reads last{{$}}
+func.func @conv_over_its_input(%x: memref<1x4x4x4xf32>, %res: memref<1x4x4x4xf32>) -> memref<1x4x4x4xf32> attributes {ascend.arena_size = 512 : i64} {
+  %w = ascend.weight dense<5.000000e-01> : tensor<4x4x1x1xf32> -> memref<4x4x1x1xf32>
+  %a = ascend.buffer {offset = 0 : i64} : memref<1x4x4x4xf32>
+  ascend.task "relu_0" {unit = "vector", stream = 0 : i64} ins(%x : memref<1x4x4x4xf32>) outs(%a : memref<1x4x4x4xf32>) {
+  ^bb0(%t: tensor<1x4x4x4xf32>):
+    %r = ge.relu %t : tensor<1x4x4x4xf32>
+    ge.yield %r : tensor<1x4x4x4xf32>
+  }
+  %r = ascend.buffer {offset = 0 : i64} : memref<1x4x4x4xf32>
+  ascend.task "conv2d_add_0" {unit = "cube", stream = 0 : i64} ins(%a, %w, %res : memref<1x4x4x4xf32>, memref<4x4x1x1xf32>, memref<1x4x4x4xf32>) outs(%r : memref<1x4x4x4xf32>) {
+  ^bb0(%t: tensor<1x4x4x4xf32>, %k: tensor<4x4x1x1xf32>, %s: tensor<1x4x4x4xf32>):
+    %c = ge.conv2d %t, %k {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : tensor<1x4x4x4xf32>, tensor<4x4x1x1xf32> -> tensor<1x4x4x4xf32>
+    %y = ge.add %c, %s : tensor<1x4x4x4xf32>, tensor<1x4x4x4xf32> -> tensor<1x4x4x4xf32>
+    ge.yield %y : tensor<1x4x4x4xf32>
+  }
+  func.return %r : memref<1x4x4x4xf32>
+}
+
+// -----
+
 // In place, but %a is read again afterwards: relu_1 is not its last reader.
 // CHECK: {{^}}verify-plan: @in_place_not_last_reader: %a (bytes [0, 16)) and %b (bytes [0, 16)) overlap but may be live at once: task 'relu_1' (stream 0) writes %b before task 'add_0' (stream 0) reads %a{{$}}
 func.func @in_place_not_last_reader(%x: memref<4xf32>) -> memref<4xf32> attributes {ascend.arena_size = 1024 : i64} {
