@@ -72,16 +72,22 @@ def _timed(fn):
 
 
 def interleaved(runners: dict, warmup: int, iterations: int, step=lambda: None,
-                settle: float = 0.0) -> dict:
+                settle: float = 0.0, warm: bool = False) -> dict:
     """Median seconds per call of each runner, the runners taking turns so that
     the machine's noise hits them alike. `settle` seconds of idle before each
-    call let the previous runner's worker threads stop spinning: ONNX Runtime's
+    turn let the previous runner's worker threads stop spinning: ONNX Runtime's
     spin after a run and slowed whichever runner came next (ResNet-50: 127 ms
-    instead of 80 ms; docs/BENCHMARKS.md, "Host runtime")."""
+    instead of 80 ms; docs/BENCHMARKS.md, "Host runtime"). With `warm`, each
+    turn makes one untimed call before the timed one: steady-state latency,
+    each runner's threads awake and its data in cache, as in back-to-back
+    serving, instead of the first call after an idle pause (which measured
+    10-25% slower for every runner, and more noisily)."""
     times: dict[str, list[float]] = {name: [] for name in runners}
     for i in range(warmup + iterations):
         for name, run in runners.items():
             time.sleep(settle)
+            if warm:
+                run()
             _, t = _timed(run)
             if i >= warmup:
                 times[name].append(t)

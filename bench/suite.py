@@ -143,7 +143,8 @@ def bench_model(name: str, make, args) -> dict:
             runners["torch_compile"], peers_compile["torch_compile"] = compiled_model(model,
                                                                                    inputs)
         with torch.no_grad():
-            medians = interleaved(runners, args.warmup, args.iterations, settle=args.settle)
+            medians = interleaved(runners, args.warmup, args.iterations, settle=args.settle,
+                                  warm=not args.cold)
     stats = optimized.stats
     ours = medians["ours"]
     return {
@@ -200,6 +201,8 @@ def main(argv=None) -> int:
     p.add_argument("--threads", type=int, default=0)
     p.add_argument("--settle", type=float, default=0.2,
                    help="idle seconds before each timed call (peers' spinning threads)")
+    p.add_argument("--cold", action="store_true",
+                   help="time the first call after each settle, not the second (steady state)")
     p.add_argument("--torch-compile", action="store_true", help="also time torch.compile")
     p.add_argument("--no-ort", action="store_true", help="leave ONNX Runtime out")
     p.add_argument("--smoke", action="store_true", help="tiny models, one iteration")
@@ -214,8 +217,11 @@ def main(argv=None) -> int:
     unknown = [m for m in chosen if m not in models]
     if unknown:
         p.error(f"unknown model(s) {', '.join(unknown)}; the suite has {', '.join(models)}")
+    load_start = os.getloadavg()
+    protocol = (f"interleaved, settle {args.settle} s, "
+                f"{'cold: first call' if args.cold else 'warm: one untimed call first'}")
     print(f"load average {os.getloadavg()[0]:.2f}, {torch.get_num_threads()} threads, "
-          f"torch {torch.__version__}", flush=True)
+          f"torch {torch.__version__}, {protocol}", flush=True)
     warmup = warm_up_export()
     print(f"(first torch.export in this process, on a toy model, not counted: {warmup:.2f} s)")
     rows = []
@@ -223,9 +229,11 @@ def main(argv=None) -> int:
         rows.append(bench_model(name, models[name], args))
         print(f"done {name}", file=sys.stderr, flush=True)
     print(table(rows))
+    print(f"load average at end {os.getloadavg()[0]:.2f}")
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"load_average": os.getloadavg(), "threads": torch.get_num_threads(),
+            json.dump({"load_start": load_start, "load_average": os.getloadavg(), "threads": torch.get_num_threads(),
+                       "protocol": protocol, "iterations": args.iterations,
                        "torch": torch.__version__, "rows": rows}, f, indent=2)
     return 0
 

@@ -81,8 +81,10 @@ def _onednn_packed(w, b, stride, padding, dilation=(1, 1), groups=1, input_shape
     that reorder dominated the late, weight-heavy layers (2048->512 at 7x7:
     2.1 ms, 0.51 ms packed). ReLU and the residual add are oneDNN post-ops.
     These are torch's internal mkldnn ops; `applies` is false without them.
-    `residual`: False, True (add a tensor), or "in_place" (the output is the
-    residual's bytes: oneDNN accumulates into them, no copy)."""
+    `residual`: False, True (add a tensor), "in_place" (the output is the
+    residual's bytes: oneDNN accumulates into them, no copy), or "into" (no
+    residual: the output view is zeroed and accumulated into, so the result
+    is written where it belongs instead of into a fresh tensor and copied)."""
     packed = torch._C._nn.mkldnn_reorder_conv2d_weight(
         w.to_mkldnn(), list(padding), list(stride), list(dilation), groups, list(input_shape))
     geometry = (list(padding), list(stride), list(dilation), groups)
@@ -90,6 +92,12 @@ def _onednn_packed(w, b, stride, padding, dilation=(1, 1), groups=1, input_shape
     if residual == "in_place":  # the result accumulates into the residual's bytes
         return lambda x, res: torch.ops.mkldnn._convolution_pointwise_.binary(
             res, x, packed, b, *geometry, "add", 1.0, unary, [], "")
+    if residual == "into":  # no residual: accumulate into a zeroed output view
+        def into(x, out):
+            out.zero_()
+            torch.ops.mkldnn._convolution_pointwise_.binary(
+                out, x, packed, b, *geometry, "add", 1.0, unary, [], "")
+        return into
     if residual:
         return lambda x, res: torch.ops.mkldnn._convolution_pointwise.binary(
             x, res, packed, b, *geometry, "add", None, unary, [], "")
@@ -187,6 +195,7 @@ CONV_ALGORITHMS: dict[str, ConvAlgorithm] = {
     "onednn_packed": ConvAlgorithm(lambda *a: _has_onednn(), _onednn_packed, fused=True),
 }
 NHWC_ONLY = {"gemm_1x1_nhwc", "img2col_nhwc"}
+ACCUMULATE_INTO = True  # oneDNN convs without a residual: zero the view, accumulate into it
 
 
 def choose_conv(wshape, stride, padding, dilation, groups, out: torch.Tensor) -> str:
@@ -300,10 +309,12 @@ def _conv_task(block: Block, ins: list, constants: list[bool], out: torch.Tensor
         # planned over the residual (passes/memory_reuse.py `overwritable`): no copy
         in_place = fuse_add and ins[residual].data_ptr() == out.data_ptr()
         if residual is None or fuse_add:
+            into = ACCUMULATE_INTO and residual is None and out.is_contiguous(
+                memory_format=torch.channels_last)
             fused = CONV_ALGORITHMS[algorithm].prepare(
                 weight, bias, *params, input_shape=conv.input.type.get_shape(), relu=relu,
-                residual="in_place" if in_place else fuse_add)
-            if in_place:
+                residual="in_place" if in_place else "into" if into else fuse_add)
+            if in_place or into:
                 def onednn_in_place(*args):
                     fused(args[x], out)
                 return onednn_in_place
