@@ -52,8 +52,7 @@ def _models(smoke: bool) -> dict:
     return {
         "resnet50_bs1": seeded(lambda: (resnet.make_resnet50()[0], (torch.randn(1, 3, 224, 224),))),
         "resnet50_bs8": seeded(lambda: (resnet.make_resnet50()[0], (torch.randn(8, 3, 224, 224),))),
-        "mobilenet_v2_bs1": seeded(lambda: (mobilenet.make_v2()[0],
-                                            (torch.randn(1, 3, 224, 224),))),
+        "mobilenet_v2_bs1": seeded(mobilenet.make_v2_full),
         "bert_base_seq128": seeded(lambda: (
             bert.Bert(vocab=30522, dim=768, heads=12, layers=12, max_len=512).eval(),
             (torch.randint(0, 30522, (1, 128)), torch.ones(1, 128, dtype=torch.int64)))),

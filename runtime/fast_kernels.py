@@ -4,7 +4,7 @@ prepared call that writes straight into the task's planned output view.
 The generic path (runtime/program.py) runs a task body op by op, each op
 returning a fresh tensor, and the executor then copies the result into the
 task's arena view. Here, at load time, a task whose body is a known sequence
-(conv2d [+ add] [+ relu], linear [+ reshape] [+ relu | gelu], max_pool2d,
+(conv2d [+ add] [+ activation], linear [+ reshape] [+ relu | gelu], max_pool2d,
 a single data-movement op, or any body ending in an elementwise op that has
 an `out=` form) gets a runner that computes into the output view and applies
 its epilogue in place there. Anything else keeps the generic path:
@@ -74,7 +74,7 @@ def _has_onednn() -> bool:
 
 
 def _onednn_packed(w, b, stride, padding, dilation=(1, 1), groups=1, input_shape=None,
-                   relu=False, residual=False):
+                   relu=False, residual=False, unary=None):
     """oneDNN's conv with the weight reordered once, at load, into the blocked
     layout oneDNN computes in, for this input shape (what Inductor's CPU back
     end does). `F.conv2d` reorders the weight on every call: on NHWC inputs
@@ -84,11 +84,17 @@ def _onednn_packed(w, b, stride, padding, dilation=(1, 1), groups=1, input_shape
     `residual`: False, True (add a tensor), "in_place" (the output is the
     residual's bytes: oneDNN accumulates into them, no copy), or "into" (no
     residual: the output view is zeroed and accumulated into, so the result
-    is written where it belongs instead of into a fresh tensor and copied)."""
+    is written where it belongs instead of into a fresh tensor and copied).
+    `unary` (attr, scalars, algorithm), a oneDNN post-op from `CONV_POST_OPS`,
+    overrides `relu`; after an add (all three residual forms) oneDNN fuses
+    only ReLU."""
     packed = torch._C._nn.mkldnn_reorder_conv2d_weight(
         w.to_mkldnn(), list(padding), list(stride), list(dilation), groups, list(input_shape))
     geometry = (list(padding), list(stride), list(dilation), groups)
-    unary = "relu" if relu else None
+    attr, scalars, algorithm = unary or (("relu", [], "") if relu else ("none", [], ""))
+    if residual and attr not in ("none", "relu"):
+        raise ValueError(f"oneDNN fuses only relu after a residual add, not {attr}")
+    unary = None if attr == "none" else attr
     if residual == "in_place":  # the result accumulates into the residual's bytes
         return lambda x, res: torch.ops.mkldnn._convolution_pointwise_.binary(
             res, x, packed, b, *geometry, "add", 1.0, unary, [], "")
@@ -102,7 +108,7 @@ def _onednn_packed(w, b, stride, padding, dilation=(1, 1), groups=1, input_shape
         return lambda x, res: torch.ops.mkldnn._convolution_pointwise.binary(
             x, res, packed, b, *geometry, "add", None, unary, [], "")
     return lambda x, res=None: torch.ops.mkldnn._convolution_pointwise(
-        x, packed, b, *geometry, unary or "none", [], "")
+        x, packed, b, *geometry, attr, scalars, algorithm)
 
 
 def _library(w, b, stride, padding, dilation=(1, 1), groups=1):
@@ -269,10 +275,33 @@ def _constant(i: int | None, ins: list, constants: list[bool]) -> bool:
     return i is not None and constants[i] and ins[i] is not None
 
 
+def _clamp_post_op(op: ge.ClampOp):
+    low, high = (None if a is None else a.value.data for a in (op.min, op.max))
+    if low is not None and high is not None:
+        return ("hardtanh", [low, high], "")  # ReLU6 and friends
+    return ("relu", [], "") if low == 0.0 and high is None else None
+
+
+# Activations a conv task may end with, as oneDNN post-ops (attr, scalars,
+# algorithm); None if this instance has no post-op form.
+CONV_POST_OPS: dict[type, Callable] = {
+    ge.ReluOp: lambda op: ("relu", [], ""),
+    ge.ClampOp: _clamp_post_op,
+    ge.SigmoidOp: lambda op: ("sigmoid", [], ""),
+    ge.TanhOp: lambda op: ("tanh", [], ""),
+    ge.HardswishOp: lambda op: ("hardswish", [], ""),
+    ge.HardsigmoidOp: lambda op: ("hardsigmoid", [], ""),
+    ge.SiluOp: lambda op: ("swish", [], ""),
+    ge.GeluOp: lambda op: ("gelu", [], op.approximate.data),
+}
+
+
 def _conv_task(block: Block, ins: list, constants: list[bool], out: torch.Tensor,
                algorithms: bool) -> Runner | None:
-    """conv2d [+ add residual] [+ relu], the result written into `out`. The
-    weight and bias must be constants: they are reshaped or prepacked at load."""
+    """conv2d [+ add residual] [+ activation], the result written into `out`.
+    The weight and bias must be constants: they are reshaped or prepacked at
+    load. ReLU goes with every algorithm; other activations (ReLU6, hardswish,
+    SiLU, ...) only as oneDNN post-ops, and not after a residual add."""
     ops = _ops(block)
     conv = ops[0]
     x, w, b = (_arg(v, block) for v in (conv.input, conv.weight, conv.bias or conv.input))
@@ -283,25 +312,37 @@ def _conv_task(block: Block, ins: list, constants: list[bool], out: torch.Tensor
         return None
     if len(conv.input.type.get_shape()) != 4:
         return None  # NC1HWC0 convs keep the generic (re-packing) path
-    residual, relu, prev = None, False, conv.output
+    residual, act, prev = None, None, conv.output
     for op in ops[1:]:
-        if isinstance(op, ge.AddOp) and residual is None and not relu:
+        if isinstance(op, ge.AddOp) and residual is None and act is None:
             other = op.rhs if op.lhs == prev else op.lhs if op.rhs == prev else None
             residual = _arg(other, block) if other is not None else None
             if residual is None or other.type != op.output.type:
                 return None
-        elif isinstance(op, ge.ReluOp) and not relu and op.input == prev:
-            relu = True
+        elif (type(op) in CONV_POST_OPS and act is None and op.operands[0] == prev
+              and CONV_POST_OPS[type(op)](op) is not None):
+            act = CONV_POST_OPS[type(op)](op)
         else:
             return None
         prev = op.results[0]
     if list(_yielded(block)) != [prev]:
         return None
+    relu = act is not None and act[0] == "relu"
+    other_act = act is not None and not relu  # oneDNN post-op only, without a residual
     weight, bias = ins[w], None if b is None else ins[b]
     params = (_ints(conv.stride), _ints(conv.padding), _ints(conv.dilation),
               conv.groups.value.data)
     fast = algorithms and weight.dtype == torch.float32  # the GEMM / oneDNN forms: fp32 only
     algorithm = choose_conv(tuple(weight.shape), *params, out) if fast else "library"
+    if other_act:
+        if not CONV_ALGORITHMS[algorithm].fused or residual is not None:
+            return None
+        fused = CONV_ALGORITHMS[algorithm].prepare(
+            weight, bias, *params, input_shape=conv.input.type.get_shape(), unary=act)
+
+        def onednn(*args):
+            out.copy_(fused(args[x]))
+        return onednn
     if CONV_ALGORITHMS[algorithm].fused:
         # the residual is fused only if it is an arena view laid out like the output
         fuse_add = (residual is not None and ins[residual] is not None

@@ -1,5 +1,6 @@
 """MobileNetV2 (inverted residuals, depthwise convs, ReLU6) and a MobileNetV3-small
-style net (hardswish, squeeze-excite with hardsigmoid), narrow, on 64x64 images."""
+style net (hardswish, squeeze-excite with hardsigmoid), narrow, on 64x64 images;
+`make_v2_full` is MobileNetV2 at full size, for the benchmark suite."""
 
 import torch
 from torch import nn
@@ -29,17 +30,20 @@ class InvertedResidual(nn.Module):
 class MobileNetV2(nn.Module):
     # (expand, channels, repeats, stride), torchvision's table at width 1/4.
     SETTINGS = [(1, 4, 1, 1), (6, 6, 2, 2), (6, 8, 3, 2), (6, 16, 2, 2), (6, 24, 1, 1)]
+    # torchvision's table at width 1.0: the real network (3.5M parameters).
+    FULL = [(1, 16, 1, 1), (6, 24, 2, 2), (6, 32, 3, 2), (6, 64, 4, 2), (6, 96, 3, 1),
+            (6, 160, 3, 2), (6, 320, 1, 1)]
 
-    def __init__(self, classes: int = 10):
+    def __init__(self, classes: int = 10, settings=SETTINGS, stem: int = 8, last: int = 64):
         super().__init__()
-        layers, cin = [conv_bn(3, 8, stride=2)], 8
-        for t, c, n, s in self.SETTINGS:
+        layers, cin = [conv_bn(3, stem, stride=2)], stem
+        for t, c, n, s in settings:
             for i in range(n):
                 layers.append(InvertedResidual(cin, c, s if i == 0 else 1, t))
                 cin = c
-        layers.append(conv_bn(cin, 64, 1))
+        layers.append(conv_bn(cin, last, 1))
         self.features = nn.Sequential(*layers)
-        self.classifier = nn.Sequential(nn.Dropout(0.2), nn.Linear(64, classes))
+        self.classifier = nn.Sequential(nn.Dropout(0.2), nn.Linear(last, classes))
 
     def forward(self, x):
         x = nn.functional.adaptive_avg_pool2d(self.features(x), 1)
@@ -92,6 +96,13 @@ class MobileNetV3Small(nn.Module):
 def make_v2():
     torch.manual_seed(0)
     return randomize_batch_norm(MobileNetV2()).eval(), (torch.randn(1, 3, 64, 64),)
+
+
+def make_v2_full():
+    """MobileNetV2 at torchvision's full size, 1000 classes, one 224x224 image."""
+    torch.manual_seed(0)
+    model = MobileNetV2(classes=1000, settings=MobileNetV2.FULL, stem=32, last=1280)
+    return randomize_batch_norm(model).eval(), (torch.randn(1, 3, 224, 224),)
 
 
 def make_v3():

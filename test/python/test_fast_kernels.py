@@ -190,6 +190,39 @@ def test_graph_input_feeding_a_gemm_conv_in_nchw():
         assert out.is_contiguous()  # results leave in the caller's layout
 
 
+class ConvActivations(nn.Module):
+    """conv + ReLU6 / hardswish / SiLU: oneDNN post-ops; clamp(min=0) is a ReLU
+    (accumulated into the view); the ReLU6 after the residual add stays a task
+    of its own."""
+
+    def __init__(self):
+        super().__init__()
+        self.convs = nn.ModuleList(nn.Conv2d(8, 8, 3, padding=1) for _ in range(5))
+
+    def forward(self, x):
+        a = nn.functional.relu6(self.convs[0](x))
+        b = nn.functional.hardswish(self.convs[1](a))
+        c = nn.functional.silu(self.convs[2](b))
+        d = torch.clamp(self.convs[3](c), min=0.0)
+        return nn.functional.relu6(self.convs[4](d) + a)
+
+
+@pytest.mark.skipif(not fast_kernels._has_onednn(), reason="torch built without oneDNN")
+def test_conv_activations_as_onednn_post_ops():
+    torch.manual_seed(0)
+    inputs = (torch.randn(2, 8, 10, 10) * 4,)  # wide enough to reach both ReLU6 bounds
+    module, expected = compiled(ConvActivations(), inputs)
+    fast = Executable(module)
+    runners = kinds(fast)
+    conv_tasks = {n: r for n, r in runners.items() if n.startswith("conv")}
+    assert len(conv_tasks) == 5, runners
+    assert sorted(conv_tasks.values()) == ["onednn", "onednn", "onednn", "onednn_in_place",
+                                           "onednn_in_place"], runners
+    out = fast.run(*inputs)[0]
+    torch.testing.assert_close(out, expected, **TOL)
+    torch.testing.assert_close(out, Executable(module, options=GENERIC).run(*inputs)[0], **TOL)
+
+
 class Mlp(nn.Module):
     def __init__(self):
         super().__init__()
