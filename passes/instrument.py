@@ -53,6 +53,8 @@ from xdsl.traits import HasCanonicalizationPatternsTrait
 from xdsl.transforms.canonicalize import CanonicalizationRewritePattern
 from xdsl.utils.exceptions import VerifyException
 
+from passes import gc_tuning
+
 
 # Passes that write memory plans, streams or events: under verify_each their
 # output plan is checked whenever their input plan was correct (or absent).
@@ -263,6 +265,7 @@ def pipeline_callback(inner: Callable | None = None) -> Callable:
             raise VerifyException(f"IR after pass '{prev.name}' does not verify: {e}") from e
         if record is not None and s.after_pass is not None:
             s.after_pass(record, prev, module)
+        gc_tuning.checkpoint()
         if s is not None:
             s.overhead += time.perf_counter() - entered
             if nxt is not None:

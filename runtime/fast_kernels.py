@@ -485,6 +485,24 @@ def _max_pool_task(block: Block, ins: list, out: torch.Tensor, algorithms: bool
     return max_pool_nhwc
 
 
+def _global_avg_pool_task(block: Block, ins: list, out: torch.Tensor) -> Runner | None:
+    """adaptive_avg_pool2d to 1x1 on an NHWC view: a mean over the rows of the
+    [N, H*W, C] matrix the view already is, written into the [N, C] output
+    (the generic path's pooling kernel took 0.27 ms on ResNet-50's 2048x7x7)."""
+    (op,) = _ops(block)
+    src = _arg(op.input, block)
+    x = ins[src] if src is not None else None
+    if (x is None or _ints(op.output_size) != (1, 1) or not is_nhwc(x) or x.is_contiguous()
+            or not out.is_contiguous()):
+        return None
+    n, c = x.shape[:2]
+    result = out.view(n, c)
+
+    def global_avg_pool(*args):  # the permute + reshape of an NHWC view is a view
+        torch.mean(args[src].permute(0, 2, 3, 1).reshape(n, -1, c), dim=1, out=result)
+    return global_avg_pool
+
+
 def _view_task(block: Block, ins: list, out: torch.Tensor, kernel) -> Runner | None:
     """A data-movement body: one copy into `out`, none if planned in place."""
     (op,) = _ops(block)
@@ -540,6 +558,8 @@ def specialize(block: Block, body, ins: list, constants: list[bool], outs: list,
         return _linear_task(block, ins, constants, out, algorithms)
     if len(ops) == 1 and first is ge.MaxPool2dOp:
         return _max_pool_task(block, ins, out, algorithms)
+    if len(ops) == 1 and first is ge.AdaptiveAvgPool2dOp and algorithms:
+        return _global_avg_pool_task(block, ins, out)
     if len(ops) == 1 and isinstance(ops[0], VIEW_OPS):
         return _view_task(block, ins, out, body.steps[0][0])
     return _tail_task(block, out)

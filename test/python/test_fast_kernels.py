@@ -223,6 +223,20 @@ def test_conv_activations_as_onednn_post_ops():
     torch.testing.assert_close(out, Executable(module, options=GENERIC).run(*inputs)[0], **TOL)
 
 
+def test_global_avg_pool_reads_the_nhwc_view_as_rows():
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Conv2d(3, 16, 3, padding=1), nn.ReLU(), nn.AdaptiveAvgPool2d(1),
+                          nn.Flatten(), nn.Linear(16, 4))
+    inputs = (torch.randn(2, 3, 7, 7),)
+    module, expected = compiled(model, inputs)
+    fast = Executable(module)
+    assert "global_avg_pool" in kinds(fast).values(), kinds(fast)
+    torch.testing.assert_close(fast.run(*inputs)[0], expected, **TOL)
+    nchw = Executable(module, options=Options(channels_last=False))  # no NHWC view: generic
+    assert "global_avg_pool" not in kinds(nchw).values(), kinds(nchw)
+    torch.testing.assert_close(nchw.run(*inputs)[0], expected, **TOL)
+
+
 class Mlp(nn.Module):
     def __init__(self):
         super().__init__()
