@@ -31,7 +31,7 @@ def candidates(rows: int, k: int, n: int) -> dict:
     x, w, b, out = torch.randn(rows, k), torch.randn(n, k), torch.randn(n), torch.empty(rows, n)
     forms = {"addmm": lambda: torch.addmm(b, x, w.t(), out=out)}
     if fast_kernels._has_onednn_linear():
-        packed = fast_kernels._onednn_linear(w, b, rows, ("none", ""))
+        packed = fast_kernels._onednn_linear(w, b, rows, ("none", [], ""))
         forms["onednn_plain"] = lambda: out.copy_(
             torch.ops.mkldnn._linear_pointwise(x, w, b, "none", [], ""))
         forms["onednn_packed"] = lambda: out.copy_(packed(x))

@@ -201,7 +201,6 @@ CONV_ALGORITHMS: dict[str, ConvAlgorithm] = {
     "onednn_packed": ConvAlgorithm(lambda *a: _has_onednn(), _onednn_packed, fused=True),
 }
 NHWC_ONLY = {"gemm_1x1_nhwc", "img2col_nhwc"}
-ACCUMULATE_INTO = True  # oneDNN convs without a residual: zero the view, accumulate into it
 
 
 def choose_conv(wshape, stride, padding, dilation, groups, out: torch.Tensor) -> str:
@@ -350,8 +349,7 @@ def _conv_task(block: Block, ins: list, constants: list[bool], out: torch.Tensor
         # planned over the residual (passes/memory_reuse.py `overwritable`): no copy
         in_place = fuse_add and ins[residual].data_ptr() == out.data_ptr()
         if residual is None or fuse_add:
-            into = ACCUMULATE_INTO and residual is None and out.is_contiguous(
-                memory_format=torch.channels_last)
+            into = residual is None and out.is_contiguous(memory_format=torch.channels_last)
             fused = CONV_ALGORITHMS[algorithm].prepare(
                 weight, bias, *params, input_shape=conv.input.type.get_shape(), relu=relu,
                 residual="in_place" if in_place else "into" if into else fuse_add)
@@ -395,15 +393,11 @@ def _conv_task(block: Block, ins: list, constants: list[bool], out: torch.Tensor
 
 
 # Activations a linear task may end with: applied in place to the output view
-# (addmm form), or named as a oneDNN post-op (attr, algorithm) (packed form).
+# (addmm form), or as a oneDNN post-op from CONV_POST_OPS (packed form).
 LINEAR_EPILOGUES: dict[type, Callable] = {
     ge.ReluOp: lambda op: lambda y: y.clamp_min_(0),
     ge.GeluOp: lambda op: (lambda approximate: lambda y: torch.ops.aten.gelu_(
         y, approximate=approximate))(op.approximate.data),
-}
-LINEAR_POST_OPS: dict[type, Callable] = {
-    ge.ReluOp: lambda op: ("relu", ""),
-    ge.GeluOp: lambda op: ("gelu", op.approximate.data),
 }
 
 
@@ -413,14 +407,15 @@ def _has_onednn_linear() -> bool:
             and hasattr(torch.ops.mkldnn, "_linear_pointwise"))
 
 
-def _onednn_linear(weight, bias, rows: int, post_op: tuple[str, str]):
+def _onednn_linear(weight, bias, rows: int, post_op: tuple[str, list, str]):
     """oneDNN's inner product with the weight reordered once, at load, for this
     many rows, and the activation as a post-op. On BERT's shapes it beat
     addmm (MKL) by 15-40% (bench/gemm_micro.py); these are torch's internal
     mkldnn ops, used only when present (`_has_onednn_linear`)."""
     packed = torch.ops.mkldnn._reorder_linear_weight(weight, rows)
-    attr, algorithm = post_op
-    return lambda x: torch.ops.mkldnn._linear_pointwise(x, packed, bias, attr, [], algorithm)
+    attr, scalars, algorithm = post_op
+    return lambda x: torch.ops.mkldnn._linear_pointwise(x, packed, bias, attr, scalars,
+                                                        algorithm)
 
 
 def _linear_task(block: Block, ins: list, constants: list[bool], out: torch.Tensor,
@@ -450,7 +445,7 @@ def _linear_task(block: Block, ins: list, constants: list[bool], out: torch.Tens
     if algorithms and weight.dtype == torch.float32 and _has_onednn_linear():
         bias = ins[b] if b is not None else None
         packed = _onednn_linear(weight, bias, rows.shape[0],
-                                LINEAR_POST_OPS[type(act)](act) if act else ("none", ""))
+                                CONV_POST_OPS[type(act)](act) if act else ("none", [], ""))
 
         def onednn_linear(*args):
             rows.copy_(packed(args[x].reshape(-1, k)))
