@@ -86,3 +86,22 @@ def test_gemm_micro_forms_compute_the_same_linear():
 
     forms = gemm_micro.candidates(rows=6, k=16, n=24)  # asserts each against x @ W^T + b
     assert "addmm" in forms and len(forms) >= 1
+
+
+def test_task_times_warm_times_every_task_and_leaves_the_executable_correct():
+    import torch
+
+    from bench.runtime_levers import task_times
+    from bench.suite import _models, compile_ours
+
+    model, inputs = _models(True)["tiny_resnet_bs1"]()
+    model.eval()
+    executable = compile_ours(model, inputs)[0].executable
+    for warm in (False, True):
+        rows = task_times(executable, inputs, 2, warm=warm)
+        assert sorted(name for name, _, _ in rows) == sorted(t.name for t in executable.tasks)
+        assert all(ms > 0 for _, _, ms in rows)
+    # warm mode runs in-place accumulations twice; the next run starts over
+    with torch.no_grad():
+        torch.testing.assert_close(executable.run(*inputs)[0], model(*inputs),
+                                   rtol=1e-4, atol=1e-4)
