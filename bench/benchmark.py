@@ -72,7 +72,7 @@ def _timed(fn):
 
 
 def interleaved(runners: dict, warmup: int, iterations: int, step=lambda: None,
-                settle: float = 0.0, warm: bool = False) -> dict:
+                settle: float = 0.0, warm: bool = False, samples: dict | None = None) -> dict:
     """Median seconds per call of each runner, the runners taking turns so that
     the machine's noise hits them alike. `settle` seconds of idle before each
     turn let the previous runner's worker threads stop spinning: ONNX Runtime's
@@ -81,7 +81,9 @@ def interleaved(runners: dict, warmup: int, iterations: int, step=lambda: None,
     turn makes one untimed call before the timed one: steady-state latency,
     each runner's threads awake and its data in cache, as in back-to-back
     serving, instead of the first call after an idle pause (which measured
-    10-25% slower for every runner, and more noisily)."""
+    10-25% slower for every runner, and more noisily). `samples`, if given, is
+    filled with every runner's timed seconds in round order (for paired
+    ratios: the same round saw the same machine)."""
     times: dict[str, list[float]] = {name: [] for name in runners}
     for i in range(warmup + iterations):
         for name, run in runners.items():
@@ -92,6 +94,8 @@ def interleaved(runners: dict, warmup: int, iterations: int, step=lambda: None,
             if i >= warmup:
                 times[name].append(t)
         step()
+    if samples is not None:
+        samples.update(times)
     return {name: statistics.median(ts) for name, ts in times.items()}
 
 

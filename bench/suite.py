@@ -24,6 +24,7 @@ import contextlib
 import io
 import json
 import os
+import statistics
 import sys
 import tempfile
 import time
@@ -148,15 +149,18 @@ def bench_model(name: str, make, args) -> dict:
         if args.torch_compile:
             runners["torch_compile"], peers_compile["torch_compile"] = compiled_model(model,
                                                                                    inputs)
+        samples: dict[str, list[float]] = {}
         with torch.no_grad():
             medians = interleaved(runners, args.warmup, args.iterations, settle=args.settle,
-                                  warm=not args.cold)
+                                  warm=not args.cold, samples=samples)
     stats = optimized.stats
     ours = medians["ours"]
     return {
         "model": name,
         "latency_ms": {k: v * 1e3 for k, v in medians.items()},
         "ratio_ours_to": {k: ours / v for k, v in medians.items() if k != "ours"},
+        "paired_ratio_quartiles": {k: paired_quartiles(samples["ours"], ts)
+                                   for k, ts in samples.items() if k != "ours"},
         "compile_s": {**stages, "total": sum(stages.values())},
         "peer_compile_s": peers_compile,
         "tasks": stats["num_tasks"],
@@ -167,6 +171,18 @@ def bench_model(name: str, make, args) -> dict:
         "overhead_pct": 100 * stats["host_overhead_ms"] / stats["host_time"]
         if stats["host_time"] else None,
     }
+
+
+def paired_quartiles(ours: list[float], peer: list[float]) -> list[float]:
+    """Quartiles (q1, median, q3) of ours / peer round by round. Each round's
+    two calls ran seconds apart, so the machine's drift (20% over minutes
+    here) cancels in their ratio: the spread says whether a ratio of 1.1 is
+    distinguishable from 1.0 in this run."""
+    ratios = sorted(a / b for a, b in zip(ours, peer))
+    if len(ratios) < 2:
+        return [ratios[0]] * 3
+    q1, q2, q3 = statistics.quantiles(ratios, n=4, method="inclusive")
+    return [q1, q2, q3]
 
 
 def _cell(value, spec=".1f") -> str:
@@ -189,6 +205,10 @@ def table(rows: list[dict]) -> str:
             + f" {r['compile_s']['total']:>9.2f} {r['tasks']:>5} {mem['arena']:>9.1f}"
             f" {_cell(mem['lower_bound']):>9} {mem['naive']:>9.1f} {r['device_ms']:>9.3f}"
             f" {_cell(r['overhead_pct']):>7}%")
+    lines.append("ours / peer paired round by round, q1 median q3: " + "; ".join(
+        f"{r['model']}: " + ", ".join(f"{k} {q1:.2f} {q2:.2f} {q3:.2f}"
+                                      for k, (q1, q2, q3) in r["paired_ratio_quartiles"].items())
+        for r in rows))
     lines.append("compile by stage (s): " + "; ".join(
         f"{r['model']}: " + ", ".join(f"{k} {v:.2f}" for k, v in r["compile_s"].items())
         for r in rows))

@@ -29,12 +29,15 @@ def test_suite_smoke_prints_the_table_and_writes_json(tmp_path):
                         "--json", str(out)], capture_output=True, text=True, cwd=ROOT)
     assert r.returncode == 0, r.stderr
     assert "ours ms" in r.stdout and "compile by stage (s): tiny_resnet_bs1: import" in r.stdout
+    assert "paired round by round, q1 median q3: tiny_resnet_bs1: eager" in r.stdout
     rows = json.loads(out.read_text())["rows"]
     assert [row["model"] for row in rows] == ["tiny_resnet_bs1", "bert_tiny"]
     for row in rows:
         assert set(row["compile_s"]) == {"import", "passes", "lowering", "planning", "load",
                                          "total"}
         assert row["latency_ms"]["ours"] > 0 and row["ratio_ours_to"]["eager"] > 0
+        q1, q2, q3 = row["paired_ratio_quartiles"]["eager"]
+        assert 0 < q1 <= q2 <= q3
         assert row["memory_mb"]["arena"] <= row["memory_mb"]["naive"]
 
 
@@ -105,3 +108,14 @@ def test_task_times_warm_times_every_task_and_leaves_the_executable_correct():
     with torch.no_grad():
         torch.testing.assert_close(executable.run(*inputs)[0], model(*inputs),
                                    rtol=1e-4, atol=1e-4)
+
+
+def test_paired_quartiles_are_of_the_round_by_round_ratios():
+    from bench.suite import paired_quartiles
+
+    # the machine slows down 2x halfway: each round's ratio stays 1.5
+    ours, peer = [3.0, 3.0, 6.0, 6.0, 6.0], [2.0, 2.0, 4.0, 4.0, 4.0]
+    assert paired_quartiles(ours, peer) == [1.5, 1.5, 1.5]
+    q1, q2, q3 = paired_quartiles([1.0, 2.0, 3.0, 4.0, 5.0], [1.0] * 5)
+    assert (q1, q2, q3) == (2.0, 3.0, 4.0)
+    assert paired_quartiles([2.0], [1.0]) == [2.0, 2.0, 2.0]
