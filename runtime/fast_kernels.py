@@ -274,8 +274,12 @@ def _constant(i: int | None, ins: list, constants: list[bool]) -> bool:
     return i is not None and constants[i] and ins[i] is not None
 
 
+def _clamp_bounds(op: ge.ClampOp) -> tuple[float | None, float | None]:
+    return tuple(None if a is None else a.value.data for a in (op.min, op.max))
+
+
 def _clamp_post_op(op: ge.ClampOp):
-    low, high = (None if a is None else a.value.data for a in (op.min, op.max))
+    low, high = _clamp_bounds(op)
     if low is not None and high is not None:
         return ("hardtanh", [low, high], "")  # ReLU6 and friends
     return ("relu", [], "") if low == 0.0 and high is None else None
@@ -293,6 +297,20 @@ CONV_POST_OPS: dict[type, Callable] = {
     ge.SiluOp: lambda op: ("swish", [], ""),
     ge.GeluOp: lambda op: ("gelu", [], op.approximate.data),
 }
+# The same activations applied in place to a result already in its view: after
+# a conv accumulated into its view (oneDNN fuses only ReLU after that add) and
+# after a linear's addmm.
+IN_PLACE_ACTIVATIONS: dict[type, Callable] = {
+    ge.ReluOp: lambda op: lambda y: y.clamp_min_(0),
+    ge.ClampOp: lambda op: (lambda low, high: lambda y: y.clamp_(low, high))(*_clamp_bounds(op)),
+    ge.SigmoidOp: lambda op: torch.Tensor.sigmoid_,
+    ge.TanhOp: lambda op: torch.Tensor.tanh_,
+    ge.HardswishOp: lambda op: lambda y: F.hardswish(y, inplace=True),
+    ge.HardsigmoidOp: lambda op: lambda y: F.hardsigmoid(y, inplace=True),
+    ge.SiluOp: lambda op: lambda y: F.silu(y, inplace=True),
+    ge.GeluOp: lambda op: (lambda approximate: lambda y: torch.ops.aten.gelu_(
+        y, approximate=approximate))(op.approximate.data),
+}
 
 
 def _conv_task(block: Block, ins: list, constants: list[bool], out: torch.Tensor,
@@ -300,7 +318,9 @@ def _conv_task(block: Block, ins: list, constants: list[bool], out: torch.Tensor
     """conv2d [+ add residual] [+ activation], the result written into `out`.
     The weight and bias must be constants: they are reshaped or prepacked at
     load. ReLU goes with every algorithm; other activations (ReLU6, hardswish,
-    SiLU, ...) only as oneDNN post-ops, and not after a residual add."""
+    SiLU, ...) only with oneDNN and without a residual add: in place after
+    oneDNN accumulated into the zeroed view, or, if the view is not a dense
+    NHWC one, as a post-op on a fresh result that is then copied."""
     ops = _ops(block)
     conv = ops[0]
     x, w, b = (_arg(v, block) for v in (conv.input, conv.weight, conv.bias or conv.input))
@@ -311,7 +331,7 @@ def _conv_task(block: Block, ins: list, constants: list[bool], out: torch.Tensor
         return None
     if len(conv.input.type.get_shape()) != 4:
         return None  # NC1HWC0 convs keep the generic (re-packing) path
-    residual, act, prev = None, None, conv.output
+    residual, act, act_op, prev = None, None, None, conv.output
     for op in ops[1:]:
         if isinstance(op, ge.AddOp) and residual is None and act is None:
             other = op.rhs if op.lhs == prev else op.lhs if op.rhs == prev else None
@@ -320,7 +340,7 @@ def _conv_task(block: Block, ins: list, constants: list[bool], out: torch.Tensor
                 return None
         elif (type(op) in CONV_POST_OPS and act is None and op.operands[0] == prev
               and CONV_POST_OPS[type(op)](op) is not None):
-            act = CONV_POST_OPS[type(op)](op)
+            act, act_op = CONV_POST_OPS[type(op)](op), op
         else:
             return None
         prev = op.results[0]
@@ -335,7 +355,19 @@ def _conv_task(block: Block, ins: list, constants: list[bool], out: torch.Tensor
     algorithm = choose_conv(tuple(weight.shape), *params, out) if fast else "library"
     if other_act:
         if not CONV_ALGORITHMS[algorithm].fused or residual is not None:
-            return None
+            return None  # op-fusion puts only ReLU after a conv's residual add
+        if out.is_contiguous(memory_format=torch.channels_last):
+            # accumulate into the zeroed view, then the activation in place: no
+            # fresh result to allocate and copy (MobileNetV2's 4.8 MB ones)
+            fused = CONV_ALGORITHMS[algorithm].prepare(
+                weight, bias, *params, input_shape=conv.input.type.get_shape(),
+                residual="into")
+            activate = IN_PLACE_ACTIVATIONS[type(act_op)](act_op)
+
+            def onednn_in_place_act(*args):
+                fused(args[x], out)
+                activate(out)
+            return onednn_in_place_act
         fused = CONV_ALGORITHMS[algorithm].prepare(
             weight, bias, *params, input_shape=conv.input.type.get_shape(), unary=act)
 
@@ -393,12 +425,9 @@ def _conv_task(block: Block, ins: list, constants: list[bool], out: torch.Tensor
 
 
 # Activations a linear task may end with: applied in place to the output view
-# (addmm form), or as a oneDNN post-op from CONV_POST_OPS (packed form).
-LINEAR_EPILOGUES: dict[type, Callable] = {
-    ge.ReluOp: lambda op: lambda y: y.clamp_min_(0),
-    ge.GeluOp: lambda op: (lambda approximate: lambda y: torch.ops.aten.gelu_(
-        y, approximate=approximate))(op.approximate.data),
-}
+# (addmm form, IN_PLACE_ACTIVATIONS), or as a oneDNN post-op (packed form,
+# CONV_POST_OPS).
+LINEAR_ACTIVATIONS = (ge.ReluOp, ge.GeluOp)
 
 
 def _has_onednn_linear() -> bool:
@@ -435,7 +464,7 @@ def _linear_task(block: Block, ins: list, constants: list[bool], out: torch.Tens
     rest, prev, act = ops[1:], lin.output, None
     if rest and isinstance(rest[0], ge.ReshapeOp) and rest[0].input == prev and not rest[0].sizes:
         prev, rest = rest[0].output, rest[1:]
-    if rest and type(rest[0]) in LINEAR_EPILOGUES and rest[0].operands[0] == prev:
+    if rest and isinstance(rest[0], LINEAR_ACTIVATIONS) and rest[0].operands[0] == prev:
         act, prev, rest = rest[0], rest[0].results[0], rest[1:]
     if rest or list(_yielded(block)) != [prev] or not out.is_contiguous():
         return None
@@ -453,7 +482,7 @@ def _linear_task(block: Block, ins: list, constants: list[bool], out: torch.Tens
 
     wt = weight.t()
     bias = ins[b] if b is not None else torch.zeros(features, dtype=weight.dtype)
-    epilogue = LINEAR_EPILOGUES[type(act)](act) if act else None
+    epilogue = IN_PLACE_ACTIVATIONS[type(act)](act) if act else None
 
     def linear(*args):
         torch.addmm(bias, args[x].reshape(-1, k), wt, out=rows)

@@ -165,7 +165,8 @@ def test_conv_and_linear_tasks_match_generic_and_eager(config):
         conv_runners = {k for n, k in kinds(fast).items() if n.startswith("conv")}
         linear = "onednn_linear" if ALL_OFF_BUT[config].algorithms and \
             fast_kernels._has_onednn_linear() else "linear"
-        assert linear in used and conv_runners <= {"library", "gemm", "onednn", "onednn_in_place"}, kinds(fast)
+        assert linear in used and conv_runners <= {
+            "library", "gemm", "onednn", "onednn_in_place", "onednn_in_place_act"}, kinds(fast)
     if config == "all_nchw":
         assert "gemm" in used, kinds(fast)  # the 1x1 convs as GEMMs
     if config == "all" and fast_kernels._has_onednn():
@@ -191,9 +192,9 @@ def test_graph_input_feeding_a_gemm_conv_in_nchw():
 
 
 class ConvActivations(nn.Module):
-    """conv + ReLU6 / hardswish / SiLU: oneDNN post-ops; clamp(min=0) is a ReLU
-    (accumulated into the view); the ReLU6 after the residual add stays a task
-    of its own."""
+    """conv + ReLU6 / hardswish / SiLU: accumulated into the zeroed view, the
+    activation then in place; clamp(min=0) is a ReLU (a oneDNN post-op); the
+    ReLU6 after the residual add stays a task of its own."""
 
     def __init__(self):
         super().__init__()
@@ -208,7 +209,7 @@ class ConvActivations(nn.Module):
 
 
 @pytest.mark.skipif(not fast_kernels._has_onednn(), reason="torch built without oneDNN")
-def test_conv_activations_as_onednn_post_ops():
+def test_conv_activations_in_place_after_onednn():
     torch.manual_seed(0)
     inputs = (torch.randn(2, 8, 10, 10) * 4,)  # wide enough to reach both ReLU6 bounds
     module, expected = compiled(ConvActivations(), inputs)
@@ -216,8 +217,8 @@ def test_conv_activations_as_onednn_post_ops():
     runners = kinds(fast)
     conv_tasks = {n: r for n, r in runners.items() if n.startswith("conv")}
     assert len(conv_tasks) == 5, runners
-    assert sorted(conv_tasks.values()) == ["onednn", "onednn", "onednn", "onednn_in_place",
-                                           "onednn_in_place"], runners
+    assert sorted(conv_tasks.values()) == ["onednn_in_place", "onednn_in_place",
+                                           *["onednn_in_place_act"] * 3], runners
     out = fast.run(*inputs)[0]
     torch.testing.assert_close(out, expected, **TOL)
     torch.testing.assert_close(out, Executable(module, options=GENERIC).run(*inputs)[0], **TOL)
