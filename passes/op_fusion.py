@@ -122,6 +122,11 @@ RULES: tuple[FusionRule, ...] = (
     FusionRule("conv2d_hardswish_decomposed", HARDSWISH_OF_CONV),
     FusionRule("conv2d_silu", conv_then(ge.SiluOp)),
     FusionRule("conv2d_silu_decomposed", SILU_OF_CONV),
+    # after the decomposed forms, which contain a sigmoid / clamp of the conv
+    FusionRule("conv2d_sigmoid", conv_then(ge.SigmoidOp)),
+    FusionRule("conv2d_tanh", conv_then(ge.TanhOp)),
+    FusionRule("conv2d_hardsigmoid", conv_then(ge.HardsigmoidOp)),
+    FusionRule("conv2d_gelu", conv_then(ge.GeluOp)),
     FusionRule("matmul_bias_gelu", Op(ge.GeluOp, viewed(matmul_plus_bias())), adds_a_bias),
     FusionRule("matmul_bias", matmul_plus_bias(), adds_a_bias),
     FusionRule("matmul_gelu", Op(ge.GeluOp, viewed(Op(MATMULS)))),  # nn.Linear's bias is inside

@@ -224,6 +224,20 @@ def test_conv_activations_in_place_after_onednn():
     torch.testing.assert_close(out, Executable(module, options=GENERIC).run(*inputs)[0], **TOL)
 
 
+@pytest.mark.skipif(not fast_kernels._has_onednn(), reason="torch built without oneDNN")
+@pytest.mark.parametrize("activation", [
+    nn.Sigmoid(), nn.Tanh(), nn.Hardsigmoid(), nn.GELU(), nn.GELU(approximate="tanh"),
+    nn.Hardtanh(-1.0, 2.0)], ids=lambda m: repr(m))
+def test_each_in_place_activation_after_a_conv(activation):
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Conv2d(4, 8, 3, padding=1), activation, nn.Conv2d(8, 4, 1))
+    inputs = (torch.randn(2, 4, 9, 9) * 3,)
+    module, expected = compiled(model, inputs)
+    fast = Executable(module)
+    assert "onednn_in_place_act" in kinds(fast).values(), kinds(fast)
+    torch.testing.assert_close(fast.run(*inputs)[0], expected, **TOL)
+
+
 def test_global_avg_pool_reads_the_nhwc_view_as_rows():
     torch.manual_seed(0)
     model = nn.Sequential(nn.Conv2d(3, 16, 3, padding=1), nn.ReLU(), nn.AdaptiveAvgPool2d(1),

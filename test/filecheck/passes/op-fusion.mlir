@@ -249,12 +249,14 @@ func.func @conv_decomposed_epilogues(%x: tensor<1x1x4x4xf32>) -> (tensor<1x2x4x4
 
 // -----
 
-// Negative: x * sigmoid(y) of two different convs is no silu: the convs stay
-// apart and the sigmoid and mul form an elementwise group.
+// Negative: x * sigmoid(y) of two different convs is no silu: the sigmoid is
+// the second conv's epilogue and the mul stays apart.
 // CHECK-LABEL: func.func @not_silu
 // CHECK:         ge.conv2d
-// CHECK-NEXT:    ge.conv2d
-// CHECK-NEXT:    ge.fused "elementwise"
+// CHECK-NEXT:    ge.fused "conv2d_sigmoid"
+// CHECK:         ge.yield
+// CHECK-NEXT:    }
+// CHECK-NEXT:    ge.mul
 // CHECK-NOT:     "conv2d_silu
 func.func @not_silu(%x: tensor<1x1x4x4xf32>) -> tensor<1x2x4x4xf32> {
   %w = ge.const dense<1.0> : tensor<2x1x1x1xf32>
@@ -267,17 +269,42 @@ func.func @not_silu(%x: tensor<1x1x4x4xf32>) -> tensor<1x2x4x4xf32> {
 
 // -----
 
-// Negative: an activation that is not an epilogue rule's (sigmoid) stays apart
-// from the conv.
-// CHECK-LABEL: func.func @conv_sigmoid
+// The other activations with an in-place form in the runtime: sigmoid, tanh,
+// hardsigmoid, gelu.
+// CHECK-LABEL: func.func @conv_more_epilogues
+// CHECK:         ge.fused "conv2d_sigmoid"
+// CHECK:           ge.sigmoid
+// CHECK:         ge.fused "conv2d_tanh"
+// CHECK:           ge.tanh
+// CHECK:         ge.fused "conv2d_hardsigmoid"
+// CHECK:           ge.hardsigmoid
+// CHECK:         ge.fused "conv2d_gelu"
+// CHECK:           ge.gelu
+func.func @conv_more_epilogues(%x: tensor<1x1x4x4xf32>) -> (tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>) {
+  %w = ge.const dense<1.0> : tensor<2x1x1x1xf32>
+  %c1 = ge.conv2d %x, %w {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : tensor<1x1x4x4xf32>, tensor<2x1x1x1xf32> -> tensor<1x2x4x4xf32>
+  %s = ge.sigmoid %c1 : tensor<1x2x4x4xf32>
+  %c2 = ge.conv2d %x, %w {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : tensor<1x1x4x4xf32>, tensor<2x1x1x1xf32> -> tensor<1x2x4x4xf32>
+  %t = ge.tanh %c2 : tensor<1x2x4x4xf32>
+  %c3 = ge.conv2d %x, %w {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : tensor<1x1x4x4xf32>, tensor<2x1x1x1xf32> -> tensor<1x2x4x4xf32>
+  %h = ge.hardsigmoid %c3 : tensor<1x2x4x4xf32>
+  %c4 = ge.conv2d %x, %w {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : tensor<1x1x4x4xf32>, tensor<2x1x1x1xf32> -> tensor<1x2x4x4xf32>
+  %g = ge.gelu %c4 {approximate = "none"} : tensor<1x2x4x4xf32>
+  func.return %s, %t, %h, %g : tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>
+}
+
+// -----
+
+// Negative: an activation with no epilogue rule (exp) stays apart from the conv.
+// CHECK-LABEL: func.func @conv_exp
 // CHECK:         ge.conv2d
-// CHECK-NEXT:    ge.sigmoid
+// CHECK-NEXT:    ge.exp
 // CHECK-NOT:     ge.fused
-func.func @conv_sigmoid(%x: tensor<1x1x4x4xf32>) -> tensor<1x2x4x4xf32> {
+func.func @conv_exp(%x: tensor<1x1x4x4xf32>) -> tensor<1x2x4x4xf32> {
   %w = ge.const dense<1.0> : tensor<2x1x1x1xf32>
   %c = ge.conv2d %x, %w {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : tensor<1x1x4x4xf32>, tensor<2x1x1x1xf32> -> tensor<1x2x4x4xf32>
-  %s = ge.sigmoid %c : tensor<1x2x4x4xf32>
-  func.return %s : tensor<1x2x4x4xf32>
+  %e = ge.exp %c : tensor<1x2x4x4xf32>
+  func.return %e : tensor<1x2x4x4xf32>
 }
 
 // -----
