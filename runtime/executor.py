@@ -61,9 +61,10 @@ class Options:
     prepared_loop: bool = True  # argument lists bound at load time, one call per task
     channels_last: bool = True  # 4-D activations viewed NHWC (arena_layout)
     algorithms: bool = True     # conv / pool algorithm chosen per shape (else the library's)
+    primitives: bool = True     # with algorithms: oneDNN convs / pools created at load
 
 
-GENERIC = Options(False, False, False, False)
+GENERIC = Options(False, False, False, False, False)
 
 
 @dataclass
@@ -191,7 +192,7 @@ class Executable:
             fast = fast_kernels.specialize(task.op.body.block, task.body,
                                            [self.values[s] for s in task.ins],
                                            [s in self.weight_slots for s in task.ins], outs,
-                                           self.options.algorithms)
+                                           self.options.algorithms, self.options.primitives)
             if fast is not None:
                 return fast
         body = task.body

@@ -34,6 +34,7 @@ import torch.nn.functional as F
 from xdsl.ir import Block, BlockArgument
 
 from ge_dialect import ge
+from runtime import onednn as dnnl
 from runtime.program import BlockProgram
 
 Runner = Callable[..., None]  # runner(*task_inputs) writes the task's output view(s)
@@ -313,8 +314,42 @@ IN_PLACE_ACTIVATIONS: dict[type, Callable] = {
 }
 
 
+def _primitive_conv(conv, x: int, residual: int | None, act, ins: list, weight, bias,
+                    params: tuple, out: torch.Tensor) -> Runner | None:
+    """The conv as a oneDNN primitive created now for these views (runtime/onednn.py):
+    the activation as a post-op, a residual as a sum post-op into `out`, which is
+    the residual's bytes or gets a copy of it. None if oneDNN declines the shape
+    or the residual is laid out unlike `out`."""
+    post_ops = [dnnl.eltwise(*act)] if act is not None else []
+    copy_residual = False
+    if residual is not None:
+        res = ins[residual]
+        if res is None or res.stride() != out.stride():
+            return None
+        post_ops.insert(0, ("sum",))
+        copy_residual = res.data_ptr() != out.data_ptr()
+    source = ins[x] if ins[x] is not None else conv.input.type.get_shape()
+    try:
+        primitive = dnnl.conv2d(source, weight, bias, out, *params, post_ops=post_ops)
+    except dnnl.OneDNNError:
+        return None
+    if ins[x] is None:  # a graph input: its bytes arrive with each call
+        def onednn_primitive_input(*args):
+            primitive(dnnl.per_call(args[x]))
+        return onednn_primitive_input
+    if copy_residual:
+        def onednn_primitive_residual(*args):
+            out.copy_(args[residual])
+            primitive()
+        return onednn_primitive_residual
+
+    def onednn_primitive(*args):
+        primitive()
+    return onednn_primitive
+
+
 def _conv_task(block: Block, ins: list, constants: list[bool], out: torch.Tensor,
-               algorithms: bool) -> Runner | None:
+               algorithms: bool, primitives: bool = False) -> Runner | None:
     """conv2d [+ add residual] [+ activation], the result written into `out`.
     The weight and bias must be constants: they are reshaped or prepacked at
     load. ReLU goes with every algorithm; other activations (ReLU6, hardswish,
@@ -353,6 +388,10 @@ def _conv_task(block: Block, ins: list, constants: list[bool], out: torch.Tensor
               conv.groups.value.data)
     fast = algorithms and weight.dtype == torch.float32  # the GEMM / oneDNN forms: fp32 only
     algorithm = choose_conv(tuple(weight.shape), *params, out) if fast else "library"
+    if algorithm == "onednn_packed" and primitives and dnnl.available():
+        runner = _primitive_conv(conv, x, residual, act, ins, weight, bias, params, out)
+        if runner is not None:
+            return runner
     if other_act:
         if not CONV_ALGORITHMS[algorithm].fused or residual is not None:
             return None  # op-fusion puts only ReLU after a conv's residual add
@@ -447,8 +486,30 @@ def _onednn_linear(weight, bias, rows: int, post_op: tuple[str, list, str]):
                                                         algorithm)
 
 
+def _primitive_linear(x_view, x: int, k: int, weight, bias, rows: torch.Tensor, act
+                      ) -> Runner | None:
+    """The linear as a oneDNN inner product created now, writing `rows`; the
+    input is bound now if it is a contiguous view (its [rows, k] form is then
+    a view too), else taken per call."""
+    post_ops = [dnnl.eltwise(*CONV_POST_OPS[type(act)](act))] if act is not None else []
+    bound = x_view is not None and x_view.is_contiguous()
+    source = x_view.reshape(-1, k) if bound else [rows.shape[0], k]
+    try:
+        primitive = dnnl.linear(source, weight, bias, rows, post_ops)
+    except dnnl.OneDNNError:
+        return None
+    if bound:
+        def onednn_primitive_linear(*args):
+            primitive()
+        return onednn_primitive_linear
+
+    def onednn_primitive_linear_input(*args):
+        primitive(args[x].reshape(-1, k).contiguous())
+    return onednn_primitive_linear_input
+
+
 def _linear_task(block: Block, ins: list, constants: list[bool], out: torch.Tensor,
-                 algorithms: bool) -> Runner | None:
+                 algorithms: bool, primitives: bool = False) -> Runner | None:
     """linear [+ reshape] [+ relu | gelu] into `out`, viewed as the [rows,
     features] matrix the linear computes (a reshape only renames it): with
     `algorithms`, oneDNN with a prepacked weight and the activation as a
@@ -471,6 +532,11 @@ def _linear_task(block: Block, ins: list, constants: list[bool], out: torch.Tens
     weight = ins[w]
     features, k = weight.shape
     rows = out.view(-1, features)
+    if algorithms and primitives and weight.dtype == torch.float32 and dnnl.available():
+        runner = _primitive_linear(ins[x], x, k, weight, ins[b] if b is not None else None,
+                                   rows, act)
+        if runner is not None:
+            return runner
     if algorithms and weight.dtype == torch.float32 and _has_onednn_linear():
         bias = ins[b] if b is not None else None
         packed = _onednn_linear(weight, bias, rows.shape[0],
@@ -494,7 +560,9 @@ def _linear_task(block: Block, ins: list, constants: list[bool], out: torch.Tens
 def _max_pool_task(block: Block, ins: list, out: torch.Tensor, algorithms: bool
                    ) -> Runner | None:
     """max_pool2d on an NHWC copy of the input: torch's NCHW max-pool kernel took
-    3.3 ms on ResNet-50's 64x112x112 stem output, 0.68 ms with the reorder."""
+    3.3 ms on ResNet-50's 64x112x112 stem output, 0.68 ms with the reorder.
+    Not oneDNN's pooling primitive, which writes the view directly: it starts
+    each window at -FLT_MAX, so an all -inf window gives -3.4e38, not -inf."""
     (op,) = _ops(block)
     src = _arg(op.input, block)
     if not algorithms or src is None or len(op.input.type.get_shape()) != 4:
@@ -502,7 +570,6 @@ def _max_pool_task(block: Block, ins: list, out: torch.Tensor, algorithms: bool
     k, s, p, d = (_ints(op.kernel_size), _ints(op.stride), _ints(op.padding),
                   _ints(op.dilation))
     ceil = bool(op.ceil_mode.value.data)
-
     def max_pool_nhwc(*args):
         x = args[src].contiguous(memory_format=torch.channels_last)
         out.copy_(F.max_pool2d(x, k, s, p, d, ceil_mode=ceil))
@@ -565,7 +632,7 @@ def _tail_task(block: Block, out: torch.Tensor) -> Runner | None:
 
 
 def specialize(block: Block, body, ins: list, constants: list[bool], outs: list,
-               algorithms: bool = True) -> Runner | None:
+               algorithms: bool = True, primitives: bool = True) -> Runner | None:
     """A runner writing the task's result into `outs[0]`, or None for the generic path.
 
     `body` is the task's BlockProgram, `ins` the task's input tensors where
@@ -577,9 +644,9 @@ def specialize(block: Block, body, ins: list, constants: list[bool], outs: list,
     out = outs[0]
     first = type(ops[0])
     if first is ge.Conv2dOp:
-        return _conv_task(block, ins, constants, out, algorithms)
+        return _conv_task(block, ins, constants, out, algorithms, primitives and algorithms)
     if first is ge.LinearOp:
-        return _linear_task(block, ins, constants, out, algorithms)
+        return _linear_task(block, ins, constants, out, algorithms, primitives)
     if len(ops) == 1 and first is ge.MaxPool2dOp:
         return _max_pool_task(block, ins, out, algorithms)
     if len(ops) == 1 and first is ge.AdaptiveAvgPool2dOp and algorithms:

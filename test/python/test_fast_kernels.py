@@ -13,7 +13,7 @@ from torch import nn
 from ge_dialect import ascend
 from ge_dialect.plan_verifier import check_module
 from npu_graph.compiler import import_model, lower, optimize, plan_device
-from runtime import fast_kernels
+from runtime import fast_kernels, onednn
 from runtime.arena_layout import channels_last_buffers
 from runtime.executor import GENERIC, Executable, Options
 from test.models import ZOO, dynamic_shapes, resnet_block, tiny_resnet
@@ -25,8 +25,16 @@ ALL_OFF_BUT = {
     "channels_last": Options(False, False, True, False),
     "zero_copy+channels_last": Options(True, False, True, False),
     "all_nchw": Options(channels_last=False),
+    "all_torch_ops": Options(primitives=False),
     "all": Options(),
 }
+PRIMITIVES = [False, True] if onednn.available() else [False]
+
+
+def conv_runner(primitives: bool, torch_op: str) -> set[str]:
+    """The runner names a conv task may get: oneDNN primitives (of a view, or
+    of a graph input) or the torch-op form `torch_op`."""
+    return {"onednn_primitive", "onednn_primitive_input"} if primitives else {torch_op}
 
 
 def compiled(model, inputs, pipeline="ge-O3"):
@@ -165,14 +173,21 @@ def test_conv_and_linear_tasks_match_generic_and_eager(config):
         conv_runners = {k for n, k in kinds(fast).items() if n.startswith("conv")}
         linear = "onednn_linear" if ALL_OFF_BUT[config].algorithms and \
             fast_kernels._has_onednn_linear() else "linear"
+        if ALL_OFF_BUT[config].algorithms and ALL_OFF_BUT[config].primitives and \
+                onednn.available():
+            linear = "onednn_primitive_linear"
         assert linear in used and conv_runners <= {
-            "library", "gemm", "onednn", "onednn_in_place", "onednn_in_place_act"}, kinds(fast)
+            "library", "gemm", "onednn", "onednn_in_place", "onednn_in_place_act",
+            "onednn_primitive", "onednn_primitive_input"}, kinds(fast)
     if config == "all_nchw":
         assert "gemm" in used, kinds(fast)  # the 1x1 convs as GEMMs
-    if config == "all" and fast_kernels._has_onednn():
+    if config == "all_torch_ops" and fast_kernels._has_onednn():
         # prepacked oneDNN convs accumulating into their output views: the
         # residual's bytes (planned in place) or a zeroed view, never a copy
         assert "onednn_in_place" in used and "onednn" not in used, kinds(fast)
+    if config == "all" and onednn.available():
+        # every conv a primitive created at load: the first one reads the input
+        assert conv_runners == {"onednn_primitive", "onednn_primitive_input"}, kinds(fast)
     if not ALL_OFF_BUT[config].zero_copy:
         assert used == {"generic"}
 
@@ -209,16 +224,23 @@ class ConvActivations(nn.Module):
 
 
 @pytest.mark.skipif(not fast_kernels._has_onednn(), reason="torch built without oneDNN")
-def test_conv_activations_in_place_after_onednn():
+@pytest.mark.parametrize("primitives", PRIMITIVES)
+def test_conv_activations_in_place_after_onednn(primitives):
+    """Torch's ops: the activation in place after accumulating into the view.
+    Primitives: the activation as a oneDNN post-op, writing the view."""
     torch.manual_seed(0)
     inputs = (torch.randn(2, 8, 10, 10) * 4,)  # wide enough to reach both ReLU6 bounds
     module, expected = compiled(ConvActivations(), inputs)
-    fast = Executable(module)
+    fast = Executable(module, options=Options(primitives=primitives))
     runners = kinds(fast)
     conv_tasks = {n: r for n, r in runners.items() if n.startswith("conv")}
     assert len(conv_tasks) == 5, runners
-    assert sorted(conv_tasks.values()) == ["onednn_in_place", "onednn_in_place",
-                                           *["onednn_in_place_act"] * 3], runners
+    if primitives:
+        assert sorted(conv_tasks.values()) == ["onednn_primitive"] * 4 + [
+            "onednn_primitive_input"], runners
+    else:
+        assert sorted(conv_tasks.values()) == ["onednn_in_place", "onednn_in_place",
+                                               *["onednn_in_place_act"] * 3], runners
     out = fast.run(*inputs)[0]
     torch.testing.assert_close(out, expected, **TOL)
     torch.testing.assert_close(out, Executable(module, options=GENERIC).run(*inputs)[0], **TOL)
@@ -228,13 +250,15 @@ def test_conv_activations_in_place_after_onednn():
 @pytest.mark.parametrize("activation", [
     nn.Sigmoid(), nn.Tanh(), nn.Hardsigmoid(), nn.GELU(), nn.GELU(approximate="tanh"),
     nn.Hardtanh(-1.0, 2.0)], ids=lambda m: repr(m))
-def test_each_in_place_activation_after_a_conv(activation):
+@pytest.mark.parametrize("primitives", PRIMITIVES)
+def test_each_in_place_activation_after_a_conv(activation, primitives):
     torch.manual_seed(0)
     model = nn.Sequential(nn.Conv2d(4, 8, 3, padding=1), activation, nn.Conv2d(8, 4, 1))
     inputs = (torch.randn(2, 4, 9, 9) * 3,)
     module, expected = compiled(model, inputs)
-    fast = Executable(module)
-    assert "onednn_in_place_act" in kinds(fast).values(), kinds(fast)
+    fast = Executable(module, options=Options(primitives=primitives))
+    first = "onednn_primitive_input" if primitives else "onednn_in_place_act"
+    assert first in kinds(fast).values(), kinds(fast)
     torch.testing.assert_close(fast.run(*inputs)[0], expected, **TOL)
 
 
@@ -263,15 +287,21 @@ class Mlp(nn.Module):
         return torch.relu(self.c(h))
 
 
-@pytest.mark.parametrize("algorithms", [True, False])
-def test_linear_tasks_with_reshape_and_activation(algorithms):
-    """Both forms: oneDNN with the activation as a post-op, addmm + in place."""
+@pytest.mark.parametrize("algorithms,primitives", [(True, True), (True, False), (False, False)])
+def test_linear_tasks_with_reshape_and_activation(algorithms, primitives):
+    """All forms: a oneDNN primitive, torch's oneDNN op, both with the activation
+    as a post-op, and addmm + the activation in place."""
     torch.manual_seed(0)
     inputs = (torch.randn(2, 6, 8),)
     module, expected = compiled(Mlp(), inputs)
-    fast = Executable(module, options=Options(algorithms=algorithms))
+    fast = Executable(module, options=Options(algorithms=algorithms, primitives=primitives))
     runner = "onednn_linear" if algorithms and fast_kernels._has_onednn_linear() else "linear"
-    assert list(kinds(fast).values()).count(runner) == 3, kinds(fast)
+    if primitives and onednn.available():
+        runner = "onednn_primitive_linear"  # the first reads the graph input: rows per call
+        assert kinds(fast)["matmul_gelu_0"] == "onednn_primitive_linear_input", kinds(fast)
+        assert list(kinds(fast).values()).count(runner) == 2, kinds(fast)
+    else:
+        assert list(kinds(fast).values()).count(runner) == 3, kinds(fast)
     out = fast.run(*inputs)[0]
     torch.testing.assert_close(out, expected, **TOL)
     torch.testing.assert_close(out, Executable(module, options=GENERIC).run(*inputs)[0])

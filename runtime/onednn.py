@@ -1,0 +1,382 @@
+"""oneDNN convs and inner products through the library's C API, created once
+at load time for a task's planned views; a call is then one
+`dnnl_primitive_execute`.
+
+Why not torch's mkldnn ops, which run the same kernels: every call of
+`torch.ops.mkldnn._convolution_pointwise` builds the primitive descriptor,
+the attributes and the memory objects again and mallocs a scratchpad, and
+its only form that writes into a given tensor accumulates into it, so the
+view had to be zeroed first. On ResNet-50 (batch 1) that was about 7 ms of a
+50 ms run outside the kernels (0.1-0.35 ms per conv measured, more at batch
+8, where zeroing a 25 MB output is memory traffic); here the per-call cost
+is a ctypes call.
+
+The library is oneDNN's own release built with GNU OpenMP (the
+`onednn-cpu-gomp` wheel): it resolves `libgomp.so.1` to the one torch
+loaded, so both share one thread pool and `torch.set_num_threads` applies
+to both. It is optional: without it (or with a build for another threading
+runtime) `available()` is False and the runtime keeps torch's ops.
+`GE_ONEDNN_LIBRARY` names another `libdnnl.so.3` to use.
+
+The constants below are oneDNN 3.x's C ABI (`dnnl_types.h`), the same from
+3.2, the wheel's version, to 3.12.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import functools
+import os
+import sys
+import weakref
+from collections.abc import Sequence
+
+import torch
+
+F32 = 3                    # dnnl_f32
+FORMAT_ANY = 1             # dnnl_format_tag_any: the primitive picks the weights' layout
+FORWARD_INFERENCE = 96     # dnnl_forward_inference
+CONVOLUTION_DIRECT = 0x1   # dnnl_convolution_direct
+SCRATCHPAD_USER = 1        # dnnl_scratchpad_mode_user
+QUERY_IMPL_INFO = 8        # dnnl_query_impl_info_str
+QUERY_WEIGHTS_MD = 131     # dnnl_query_weights_md
+QUERY_SCRATCHPAD_MD = 136  # dnnl_query_scratchpad_md
+RUNTIME_OMP = 2            # DNNL_RUNTIME_OMP
+ARG_SRC, ARG_DST, ARG_WEIGHTS, ARG_BIAS, ARG_SCRATCHPAD = 1, 17, 33, 41, 80
+
+# dnnl_alg_kind_t of the eltwise post-ops the runtime uses
+ELTWISE = {"relu": 0x20, "tanh": 0x21, "hardsigmoid": 0x28, "logistic": 0x29,
+           "gelu_tanh": 0x2B, "swish": 0x2C, "clip": 0x2E, "gelu_erf": 0x31,
+           "hardswish": 0x34}
+
+# torch's post-op names (runtime/fast_kernels.py CONV_POST_OPS) as (kind, alpha,
+# beta); oneDNN's hardswish / hardsigmoid are s * clip(alpha * s + beta, 0, 1)
+# and clip(alpha * s + beta, 0, 1), its swish s * sigmoid(alpha * s)
+_FROM_TORCH = {"relu": ("relu", 0.0, 0.0), "sigmoid": ("logistic", 0.0, 0.0),
+               "tanh": ("tanh", 0.0, 0.0), "hardswish": ("hardswish", 1 / 6, 0.5),
+               "hardsigmoid": ("hardsigmoid", 1 / 6, 0.5), "swish": ("swish", 1.0, 0.0)}
+
+_Dims = ctypes.c_int64 * 12  # dnnl_dims_t
+
+
+class _Arg(ctypes.Structure):  # dnnl_exec_arg_t
+    _fields_ = [("arg", ctypes.c_int), ("memory", ctypes.c_void_p)]
+
+
+class _Version(ctypes.Structure):  # dnnl_version_t
+    _fields_ = [("major", ctypes.c_int), ("minor", ctypes.c_int), ("patch", ctypes.c_int),
+                ("hash", ctypes.c_char_p), ("cpu_runtime", ctypes.c_uint),
+                ("gpu_runtime", ctypes.c_uint)]
+
+
+class OneDNNError(RuntimeError):
+    """A oneDNN call failed; the message names the call and the status."""
+
+
+def _candidates() -> list[str]:
+    named = os.environ.get("GE_ONEDNN_LIBRARY")
+    if named:
+        return [named]
+    found = ctypes.util.find_library("dnnl")
+    return [os.path.join(sys.prefix, "lib", "libdnnl.so.3")] + ([found] if found else [])
+
+
+@functools.cache
+def library() -> ctypes.CDLL | None:
+    """The loaded library, or None if there is none usable: not found, not
+    oneDNN 3, or not built for OpenMP (a second thread pool would fight
+    torch's for the cores)."""
+    for path in _candidates():
+        try:
+            lib = ctypes.CDLL(path)
+        except OSError:
+            continue
+        lib.dnnl_version.restype = ctypes.POINTER(_Version)
+        version = lib.dnnl_version().contents
+        if version.major != 3 or version.cpu_runtime != RUNTIME_OMP:
+            continue
+        lib.dnnl_primitive_desc_query_md.restype = ctypes.c_void_p
+        lib.dnnl_memory_desc_get_size.restype = ctypes.c_size_t
+        lib.dnnl_post_ops_append_eltwise.argtypes = [ctypes.c_void_p, ctypes.c_int,
+                                                     ctypes.c_float, ctypes.c_float]
+        lib.dnnl_post_ops_append_sum.argtypes = [ctypes.c_void_p, ctypes.c_float,
+                                                 ctypes.c_int32, ctypes.c_int]
+        lib.dnnl_primitive_execute.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int,
+                                               ctypes.c_void_p]
+        return lib
+    return None
+
+
+def available() -> bool:
+    return library() is not None
+
+
+def version() -> str | None:
+    lib = library()
+    if lib is None:
+        return None
+    v = lib.dnnl_version().contents
+    return f"{v.major}.{v.minor}.{v.patch}"
+
+
+def eltwise(attr: str, scalars: Sequence[float], algorithm: str) -> tuple:
+    """The post-op for an activation in torch's terms (attr, scalars, algorithm)."""
+    if attr == "hardtanh":
+        return ("eltwise", "clip", *scalars)
+    if attr == "gelu":
+        return ("eltwise", "gelu_tanh" if algorithm == "tanh" else "gelu_erf", 0.0, 0.0)
+    return ("eltwise", *_FROM_TORCH[attr])
+
+
+def _check(status: int, call: str) -> None:
+    if status != 0:
+        raise OneDNNError(f"oneDNN {call} failed with status {status} (dnnl_status_t)")
+
+
+@functools.cache
+def _engine_and_stream() -> tuple[ctypes.c_void_p, ctypes.c_void_p]:
+    lib = library()
+    engine, stream = ctypes.c_void_p(), ctypes.c_void_p()
+    _check(lib.dnnl_engine_create(ctypes.byref(engine), 1, 0), "dnnl_engine_create")  # cpu
+    _check(lib.dnnl_stream_create(ctypes.byref(stream), engine, 1), "dnnl_stream_create")
+    return engine, stream
+
+
+class _Handles:
+    """The C objects one primitive owns, destroyed with it."""
+
+    def __init__(self):
+        self.mds: list[ctypes.c_void_p] = []
+        self.memories: list[ctypes.c_void_p] = []
+        self.others: list[tuple[str, ctypes.c_void_p]] = []
+
+    def md(self, shape: Sequence[int], strides: Sequence[int] | None) -> ctypes.c_void_p:
+        lib, md = library(), ctypes.c_void_p()
+        if strides is None:
+            _check(lib.dnnl_memory_desc_create_with_tag(
+                ctypes.byref(md), len(shape), _Dims(*shape), F32, FORMAT_ANY),
+                "dnnl_memory_desc_create_with_tag")
+        else:
+            _check(lib.dnnl_memory_desc_create_with_strides(
+                ctypes.byref(md), len(shape), _Dims(*shape), F32, _Dims(*strides)),
+                "dnnl_memory_desc_create_with_strides")
+        self.mds.append(md)
+        return md
+
+    def memory(self, md, pointer: int) -> ctypes.c_void_p:
+        memory = ctypes.c_void_p()
+        _check(library().dnnl_memory_create(ctypes.byref(memory), md, _engine_and_stream()[0],
+                                            ctypes.c_void_p(pointer)), "dnnl_memory_create")
+        self.memories.append(memory)
+        return memory
+
+    def own(self, kind: str, handle: ctypes.c_void_p) -> ctypes.c_void_p:
+        self.others.append((kind, handle))
+        return handle
+
+    def destroy(self) -> None:
+        lib = library()
+        for kind, handle in reversed(self.others):
+            getattr(lib, f"dnnl_{kind}_destroy")(handle)
+        for memory in self.memories:
+            lib.dnnl_memory_destroy(memory)
+        for md in self.mds:
+            lib.dnnl_memory_desc_destroy(md)
+
+
+def _query_md(pd, what: int) -> ctypes.c_void_p:
+    return ctypes.c_void_p(library().dnnl_primitive_desc_query_md(pd, what, 0))
+
+
+def _size(md) -> int:
+    return library().dnnl_memory_desc_get_size(md) if md.value else 0
+
+
+def _buffer(nbytes: int) -> torch.Tensor:
+    """Bytes for a primitive's packed weights or scratchpad, 64-byte aligned
+    (oneDNN's kernels assume it for blocked layouts)."""
+    raw = torch.empty(nbytes + 64, dtype=torch.uint8)
+    skip = -raw.data_ptr() % 64
+    return raw[skip:skip + nbytes]
+
+
+class Primitive:
+    """One created primitive with its arguments bound. Calling it with the
+    current tensors of its `rebind` arguments (those not fixed at load, such
+    as a graph input) points their memory objects at them if they moved."""
+
+    def __init__(self, handles: _Handles, pd, args: dict[int, tuple], rebind: Sequence[int],
+                 keep: list):
+        lib = library()
+        self.impl = _impl(pd)
+        if self.impl.startswith("ref"):  # a reference loop, orders of magnitude slow
+            handles.destroy()
+            raise OneDNNError(f"oneDNN has only its reference implementation here ({self.impl})")
+        self._handles = handles
+        self._primitive = handles.own("primitive", ctypes.c_void_p())
+        _check(lib.dnnl_primitive_create(ctypes.byref(self._primitive), pd),
+               "dnnl_primitive_create")
+        self._keep = keep  # tensors whose bytes the memory objects point at
+        self._memories = {arg: handles.memory(md, pointer) for arg, (md, pointer) in args.items()}
+        self._args = (_Arg * len(args))(*(_Arg(a, m) for a, m in self._memories.items()))
+        self._rebind = [(self._memories[a], args[a][1]) for a in rebind]
+        self._pointers = [p for _, p in self._rebind]
+        self._execute = functools.partial(lib.dnnl_primitive_execute, self._primitive,
+                                          _engine_and_stream()[1], len(args), self._args)
+        weakref.finalize(self, handles.destroy)
+
+    def __call__(self, *tensors: torch.Tensor) -> None:
+        for i, t in enumerate(tensors):
+            pointer = t.data_ptr()
+            if pointer != self._pointers[i]:
+                library().dnnl_memory_set_data_handle(self._rebind[i][0],
+                                                      ctypes.c_void_p(pointer))
+                self._pointers[i] = pointer
+        status = self._execute()
+        if status != 0:
+            _check(status, "dnnl_primitive_execute")
+
+
+def _impl(pd) -> str:
+    name = ctypes.c_char_p()
+    library().dnnl_primitive_desc_query(pd, QUERY_IMPL_INFO, 0, ctypes.byref(name))
+    return (name.value or b"?").decode()
+
+
+def _attributes(handles: _Handles, post_ops: Sequence[tuple]) -> ctypes.c_void_p:
+    """User-managed scratchpad and the post-ops: ("sum",) accumulates into the
+    destination, ("eltwise", name, alpha, beta) applies an ELTWISE kind."""
+    lib = library()
+    attr = handles.own("primitive_attr", ctypes.c_void_p())
+    _check(lib.dnnl_primitive_attr_create(ctypes.byref(attr)), "dnnl_primitive_attr_create")
+    _check(lib.dnnl_primitive_attr_set_scratchpad_mode(attr, SCRATCHPAD_USER),
+           "dnnl_primitive_attr_set_scratchpad_mode")
+    if post_ops:
+        ops = handles.own("post_ops", ctypes.c_void_p())
+        _check(lib.dnnl_post_ops_create(ctypes.byref(ops)), "dnnl_post_ops_create")
+        for op in post_ops:
+            if op[0] == "sum":
+                _check(lib.dnnl_post_ops_append_sum(ops, 1.0, 0, 0), "dnnl_post_ops_append_sum")
+            else:
+                _, name, alpha, beta = op
+                _check(lib.dnnl_post_ops_append_eltwise(ops, ELTWISE[name], alpha, beta),
+                       "dnnl_post_ops_append_eltwise")
+        _check(lib.dnnl_primitive_attr_set_post_ops(attr, ops), "dnnl_primitive_attr_set_post_ops")
+    return attr
+
+
+def _reordered(handles: _Handles, weight: torch.Tensor, md) -> torch.Tensor:
+    """The weight in the layout `md` the primitive chose, reordered once."""
+    lib, (engine, stream) = library(), _engine_and_stream()
+    plain = weight.contiguous()
+    packed = _buffer(_size(md))
+    local = _Handles()
+    try:
+        source = local.md(plain.shape, plain.stride())
+        pd = local.own("primitive_desc", ctypes.c_void_p())
+        _check(lib.dnnl_reorder_primitive_desc_create(ctypes.byref(pd), source, engine, md,
+                                                      engine, None),
+               "dnnl_reorder_primitive_desc_create")
+        reorder = local.own("primitive", ctypes.c_void_p())
+        _check(lib.dnnl_primitive_create(ctypes.byref(reorder), pd), "dnnl_primitive_create")
+        args = (_Arg * 2)(_Arg(ARG_SRC, local.memory(source, plain.data_ptr())),
+                          _Arg(ARG_DST, local.memory(md, packed.data_ptr())))
+        _check(lib.dnnl_primitive_execute(reorder, stream, 2, args), "dnnl_primitive_execute")
+        _check(lib.dnnl_stream_wait(stream), "dnnl_stream_wait")
+    finally:
+        local.destroy()
+    return packed
+
+
+def _source(handles: _Handles, x: torch.Tensor | Sequence[int]) -> tuple:
+    """(md, pointer) of a source: a tensor bound at load, or just a shape, for
+    an input that arrives per call, in channels_last layout (`per_call`):
+    oneDNN's kernels want the source laid out like the NHWC destination (with
+    an NCHW source and an NHWC destination it fell back to its reference conv:
+    3.5 s for ResNet-50's stem)."""
+    if isinstance(x, torch.Tensor):
+        return handles.md(x.shape, x.stride()), x.data_ptr()
+    shape = list(x)
+    if len(shape) == 4:
+        n, c, h, w = shape
+        strides = [h * w * c, 1, w * c, c]
+    else:
+        strides = [1] * len(shape)
+        for i in range(len(shape) - 2, -1, -1):
+            strides[i] = strides[i + 1] * shape[i + 1]
+    return handles.md(shape, strides), 0
+
+
+def per_call(t: torch.Tensor) -> torch.Tensor:
+    """A graph input as a primitive built from its shape alone expects it."""
+    return t.contiguous(memory_format=torch.channels_last) if t.dim() == 4 else t.contiguous()
+
+
+def _with_scratchpad(handles: _Handles, pd, args: dict, keep: list) -> None:
+    md = _query_md(pd, QUERY_SCRATCHPAD_MD)
+    if _size(md):
+        scratch = _buffer(_size(md))
+        keep.append(scratch)
+        args[ARG_SCRATCHPAD] = (md, scratch.data_ptr())
+
+
+def conv2d(x: torch.Tensor | Sequence[int], weight: torch.Tensor, bias: torch.Tensor | None,
+           out: torch.Tensor, stride: Sequence[int], padding: Sequence[int],
+           dilation: Sequence[int], groups: int, post_ops: Sequence[tuple] = ()) -> Primitive:
+    """A conv writing `out` (any strides: the arena's NHWC view), the weight
+    reordered once into the layout the kernel wants. `x` is the input view,
+    or its shape if it is a graph input (then call the primitive with it).
+    With ("sum",) first in `post_ops` the result is added to what `out` holds."""
+    lib, engine = library(), _engine_and_stream()[0]
+    handles = _Handles()
+    src, src_pointer = _source(handles, x)
+    w = weight if groups == 1 else weight.reshape(groups, -1, *weight.shape[1:])
+    wany = handles.md(w.shape, None)
+    dst = handles.md(out.shape, out.stride())
+    b = None if bias is None else bias.contiguous()
+    bmd = handles.md(b.shape, b.stride()) if b is not None else None
+    attr = _attributes(handles, post_ops)
+    pd = handles.own("primitive_desc", ctypes.c_void_p())
+    _check(lib.dnnl_convolution_forward_primitive_desc_create(
+        ctypes.byref(pd), engine, FORWARD_INFERENCE, CONVOLUTION_DIRECT, src, wany, bmd, dst,
+        _Dims(*stride), _Dims(*(d - 1 for d in dilation)), _Dims(*padding), _Dims(*padding),
+        attr), "dnnl_convolution_forward_primitive_desc_create")
+    wmd = _query_md(pd, QUERY_WEIGHTS_MD)
+    packed = _reordered(handles, w, wmd)
+    keep = [packed, out] + ([b] if b is not None else []) + (
+        [x] if isinstance(x, torch.Tensor) else [])
+    args = {ARG_SRC: (src, src_pointer), ARG_WEIGHTS: (wmd, packed.data_ptr()),
+            ARG_DST: (dst, out.data_ptr())}
+    if b is not None:
+        args[ARG_BIAS] = (bmd, b.data_ptr())
+    _with_scratchpad(handles, pd, args, keep)
+    return Primitive(handles, pd, args, [] if isinstance(x, torch.Tensor) else [ARG_SRC], keep)
+
+
+def linear(x: torch.Tensor | Sequence[int], weight: torch.Tensor, bias: torch.Tensor | None,
+           out: torch.Tensor, post_ops: Sequence[tuple] = ()) -> Primitive:
+    """x [rows, in] @ weight[out, in]^T + bias into the [rows, out] view `out`,
+    as oneDNN's inner product with the weight reordered once. `x` as in conv2d."""
+    lib, engine = library(), _engine_and_stream()[0]
+    handles = _Handles()
+    src, src_pointer = _source(handles, x)
+    wany = handles.md(weight.shape, None)
+    dst = handles.md(out.shape, out.stride())
+    b = None if bias is None else bias.contiguous()
+    bmd = handles.md(b.shape, b.stride()) if b is not None else None
+    attr = _attributes(handles, post_ops)
+    pd = handles.own("primitive_desc", ctypes.c_void_p())
+    _check(lib.dnnl_inner_product_forward_primitive_desc_create(
+        ctypes.byref(pd), engine, FORWARD_INFERENCE, src, wany, bmd, dst, attr),
+        "dnnl_inner_product_forward_primitive_desc_create")
+    wmd = _query_md(pd, QUERY_WEIGHTS_MD)
+    packed = _reordered(handles, weight, wmd)
+    keep = [packed, out] + ([b] if b is not None else []) + (
+        [x] if isinstance(x, torch.Tensor) else [])
+    args = {ARG_SRC: (src, src_pointer), ARG_WEIGHTS: (wmd, packed.data_ptr()),
+            ARG_DST: (dst, out.data_ptr())}
+    if b is not None:
+        args[ARG_BIAS] = (bmd, b.data_ptr())
+    _with_scratchpad(handles, pd, args, keep)
+    return Primitive(handles, pd, args, [] if isinstance(x, torch.Tensor) else [ARG_SRC], keep)

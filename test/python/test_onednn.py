@@ -1,0 +1,129 @@
+"""runtime/onednn.py: oneDNN primitives created once for fixed views, against
+torch's own conv and pooling on the same inputs."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+import torch
+import torch.nn.functional as F
+
+from runtime import onednn
+
+pytestmark = pytest.mark.skipif(not onednn.available(), reason="no oneDNN library (onednn-cpu-gomp)")
+TOL = dict(rtol=1e-4, atol=1e-4)
+
+
+def nhwc(*shape) -> torch.Tensor:
+    return torch.randn(*shape).contiguous(memory_format=torch.channels_last)
+
+
+CONVS = [  # (n, cin, cout, size, kernel, stride, padding, dilation, groups, bias)
+    (1, 16, 32, 9, 1, 1, 0, 1, 1, True),
+    (2, 8, 12, 10, 3, 1, 1, 1, 1, True),
+    (2, 8, 12, 11, 3, 2, 1, 1, 1, False),
+    (1, 3, 16, 15, 7, 2, 3, 1, 1, True),    # a stem: three input channels
+    (1, 8, 8, 9, 3, 1, 2, 2, 1, True),      # dilated
+    (2, 12, 12, 8, 3, 1, 1, 1, 12, True),   # depthwise
+    (1, 8, 16, 8, 3, 1, 1, 1, 2, True),     # grouped
+]
+
+
+@pytest.mark.parametrize("shape", CONVS, ids=str)
+def test_conv_writes_the_view(shape):
+    n, cin, cout, size, k, s, p, d, g, has_bias = shape
+    torch.manual_seed(0)
+    x, w = nhwc(n, cin, size, size), torch.randn(cout, cin // g, k, k)
+    b = torch.randn(cout) if has_bias else None
+    expected = F.conv2d(x, w, b, s, p, d, g)
+    out = torch.full_like(expected.contiguous(memory_format=torch.channels_last), float("nan"))
+    conv = onednn.conv2d(x, w, b, out, (s, s), (p, p), (d, d), g)
+    conv()
+    torch.testing.assert_close(out, expected, **TOL)  # no NaN left: every element written
+    x.copy_(torch.randn_like(x))  # the same bytes, new values: the next call sees them
+    conv()
+    torch.testing.assert_close(out, F.conv2d(x, w, b, s, p, d, g), **TOL)
+
+
+ACTIVATIONS = [
+    (("relu", [], ""), F.relu),
+    (("hardtanh", [0.0, 6.0], ""), F.relu6),
+    (("hardtanh", [-1.0, 2.0], ""), lambda y: F.hardtanh(y, -1.0, 2.0)),
+    (("sigmoid", [], ""), torch.sigmoid),
+    (("tanh", [], ""), torch.tanh),
+    (("hardswish", [], ""), F.hardswish),
+    (("hardsigmoid", [], ""), F.hardsigmoid),
+    (("swish", [], ""), F.silu),
+    (("gelu", [], "none"), F.gelu),
+    (("gelu", [], "tanh"), lambda y: F.gelu(y, approximate="tanh")),
+]
+
+
+@pytest.mark.parametrize("post_op,reference", ACTIVATIONS, ids=lambda a: str(a[0]) if isinstance(a, tuple) else "")
+def test_activation_post_ops_match_torch(post_op, reference):
+    torch.manual_seed(0)
+    x, w, b = nhwc(1, 4, 8, 8) * 3, torch.randn(8, 4, 3, 3), torch.randn(8)
+    out = nhwc(1, 8, 8, 8)
+    onednn.conv2d(x, w, b, out, (1, 1), (1, 1), (1, 1), 1, [onednn.eltwise(*post_op)])()
+    torch.testing.assert_close(out, reference(F.conv2d(x, w, b, 1, 1)), **TOL)
+
+
+def test_sum_post_op_accumulates_into_the_residual_then_relu():
+    torch.manual_seed(0)
+    x, w, b = nhwc(2, 8, 6, 6), torch.randn(16, 8, 1, 1), torch.randn(16)
+    residual = nhwc(2, 16, 6, 6)
+    expected = F.relu(F.conv2d(x, w, b) + residual)
+    onednn.conv2d(x, w, b, residual, (1, 1), (0, 0), (1, 1), 1,
+                  [("sum",), onednn.eltwise("relu", [], "")])()
+    torch.testing.assert_close(residual, expected, **TOL)
+
+
+def test_a_source_known_only_by_shape_is_bound_per_call():
+    torch.manual_seed(0)
+    w, b = torch.randn(8, 3, 3, 3), torch.randn(8)
+    out = nhwc(2, 8, 7, 7)
+    conv = onednn.conv2d([2, 3, 7, 7], w, b, out, (1, 1), (1, 1), (1, 1), 1)
+    for _ in range(2):  # fresh tensors, fresh addresses
+        x = torch.randn(2, 3, 7, 7)
+        conv(onednn.per_call(x))
+        torch.testing.assert_close(out, F.conv2d(x, w, b, 1, 1), **TOL)
+
+
+@pytest.mark.parametrize("post_op,reference", [(None, lambda y: y), ACTIVATIONS[0], ACTIVATIONS[8]],
+                         ids=["none", "relu", "gelu"])
+@pytest.mark.parametrize("has_bias", [True, False])
+def test_linear_writes_the_rows(post_op, reference, has_bias):
+    torch.manual_seed(0)
+    x, w = torch.randn(6, 20), torch.randn(12, 20)
+    b = torch.randn(12) if has_bias else None
+    out = torch.full((6, 12), float("nan"))
+    onednn.linear(x, w, b, out, [onednn.eltwise(*post_op)] if post_op else [])()
+    torch.testing.assert_close(out, reference(F.linear(x, w, b)), **TOL)
+
+
+def test_a_bad_shape_is_a_clear_error():
+    x, w = nhwc(1, 4, 8, 8), torch.randn(8, 5, 3, 3)  # weight for 5 input channels
+    with pytest.raises(onednn.OneDNNError, match="dnnl_convolution_forward_primitive_desc_create"):
+        onednn.conv2d(x, w, None, nhwc(1, 8, 8, 8), (1, 1), (1, 1), (1, 1), 1)
+
+
+def test_without_the_library_the_runtime_keeps_torch_ops():
+    """GE_ONEDNN_LIBRARY naming no library: not available, and the executor's
+    convs take torch's ops (and still compute the same thing)."""
+    code = (
+        "import torch; from torch import nn\n"
+        "from runtime import onednn\n"
+        "from npu_graph import NpuGraph\n"
+        "assert not onednn.available()\n"
+        "m = nn.Sequential(nn.Conv2d(3, 8, 3, padding=1), nn.ReLU()).eval()\n"
+        "x = torch.randn(1, 3, 8, 8)\n"
+        "g = NpuGraph(m, input_spec=(x,)).optimize()\n"
+        "names = {r.__name__ for r in g.executable.runners}\n"
+        "assert not any('primitive' in n for n in names), names\n"
+        "torch.testing.assert_close(g(x), m(x), rtol=1e-4, atol=1e-4)\n"
+        "print('ok')\n")
+    env = dict(os.environ, GE_ONEDNN_LIBRARY="/nonexistent/libdnnl.so.3")
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                          cwd=os.path.dirname(os.path.dirname(os.path.dirname(__file__))))
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr[-2000:]
