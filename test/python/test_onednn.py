@@ -102,6 +102,23 @@ def test_linear_writes_the_rows(post_op, reference, has_bias):
     torch.testing.assert_close(out, reference(F.linear(x, w, b)), **TOL)
 
 
+def test_a_primitive_created_at_two_threads_runs_at_one():
+    """oneDNN splits the work when the primitive is created; torch's thread
+    count may change after load (same OpenMP pool): still the same result."""
+    torch.manual_seed(0)
+    x, w, b = nhwc(2, 16, 12, 12), torch.randn(32, 16, 3, 3), torch.randn(32)
+    out = nhwc(2, 32, 12, 12)
+    threads = torch.get_num_threads()
+    torch.set_num_threads(2)
+    try:
+        conv = onednn.conv2d(x, w, b, out, (1, 1), (1, 1), (1, 1), 1)
+        torch.set_num_threads(1)
+        conv()
+    finally:
+        torch.set_num_threads(threads)
+    torch.testing.assert_close(out, F.conv2d(x, w, b, 1, 1), **TOL)
+
+
 def test_a_bad_shape_is_a_clear_error():
     x, w = nhwc(1, 4, 8, 8), torch.randn(8, 5, 3, 3)  # weight for 5 input channels
     with pytest.raises(onednn.OneDNNError, match="dnnl_convolution_forward_primitive_desc_create"):
