@@ -30,7 +30,7 @@ import functools
 import os
 import sys
 import weakref
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import torch
 
@@ -321,44 +321,13 @@ def _with_scratchpad(handles: _Handles, pd, args: dict, keep: list) -> None:
         args[ARG_SCRATCHPAD] = (md, scratch.data_ptr())
 
 
-def conv2d(x: torch.Tensor | Sequence[int], weight: torch.Tensor, bias: torch.Tensor | None,
-           out: torch.Tensor, stride: Sequence[int], padding: Sequence[int],
-           dilation: Sequence[int], groups: int, post_ops: Sequence[tuple] = ()) -> Primitive:
-    """A conv writing `out` (any strides: the arena's NHWC view), the weight
-    reordered once into the layout the kernel wants. `x` is the input view,
-    or its shape if it is a graph input (then call the primitive with it).
-    With ("sum",) first in `post_ops` the result is added to what `out` holds."""
-    lib, engine = library(), _engine_and_stream()[0]
-    handles = _Handles()
-    src, src_pointer = _source(handles, x)
-    w = weight if groups == 1 else weight.reshape(groups, -1, *weight.shape[1:])
-    wany = handles.md(w.shape, None)
-    dst = handles.md(out.shape, out.stride())
-    b = None if bias is None else bias.contiguous()
-    bmd = handles.md(b.shape, b.stride()) if b is not None else None
-    attr = _attributes(handles, post_ops)
-    pd = handles.own("primitive_desc", ctypes.c_void_p())
-    _check(lib.dnnl_convolution_forward_primitive_desc_create(
-        ctypes.byref(pd), engine, FORWARD_INFERENCE, CONVOLUTION_DIRECT, src, wany, bmd, dst,
-        _Dims(*stride), _Dims(*(d - 1 for d in dilation)), _Dims(*padding), _Dims(*padding),
-        attr), "dnnl_convolution_forward_primitive_desc_create")
-    wmd = _query_md(pd, QUERY_WEIGHTS_MD)
-    packed = _reordered(handles, w, wmd)
-    keep = [packed, out] + ([b] if b is not None else []) + (
-        [x] if isinstance(x, torch.Tensor) else [])
-    args = {ARG_SRC: (src, src_pointer), ARG_WEIGHTS: (wmd, packed.data_ptr()),
-            ARG_DST: (dst, out.data_ptr())}
-    if b is not None:
-        args[ARG_BIAS] = (bmd, b.data_ptr())
-    _with_scratchpad(handles, pd, args, keep)
-    return Primitive(handles, pd, args, [] if isinstance(x, torch.Tensor) else [ARG_SRC], keep)
-
-
-def linear(x: torch.Tensor | Sequence[int], weight: torch.Tensor, bias: torch.Tensor | None,
-           out: torch.Tensor, post_ops: Sequence[tuple] = ()) -> Primitive:
-    """x [rows, in] @ weight[out, in]^T + bias into the [rows, out] view `out`,
-    as oneDNN's inner product with the weight reordered once. `x` as in conv2d."""
-    lib, engine = library(), _engine_and_stream()[0]
+def _with_weights(x: torch.Tensor | Sequence[int], weight: torch.Tensor,
+                  bias: torch.Tensor | None, out: torch.Tensor, post_ops: Sequence[tuple],
+                  create: Callable) -> Primitive:
+    """What conv2d and linear share: descriptors for the source, `out` and the
+    bias, the weight reordered once into the layout wanted by the primitive
+    descriptor that `create(pd_pointer, src, weights, bias, dst, attr)` makes,
+    and every argument bound."""
     handles = _Handles()
     src, src_pointer = _source(handles, x)
     wany = handles.md(weight.shape, None)
@@ -367,9 +336,7 @@ def linear(x: torch.Tensor | Sequence[int], weight: torch.Tensor, bias: torch.Te
     bmd = handles.md(b.shape, b.stride()) if b is not None else None
     attr = _attributes(handles, post_ops)
     pd = handles.own("primitive_desc", ctypes.c_void_p())
-    _check(lib.dnnl_inner_product_forward_primitive_desc_create(
-        ctypes.byref(pd), engine, FORWARD_INFERENCE, src, wany, bmd, dst, attr),
-        "dnnl_inner_product_forward_primitive_desc_create")
+    create(ctypes.byref(pd), src, wany, bmd, dst, attr)
     wmd = _query_md(pd, QUERY_WEIGHTS_MD)
     packed = _reordered(handles, weight, wmd)
     keep = [packed, out] + ([b] if b is not None else []) + (
@@ -380,3 +347,30 @@ def linear(x: torch.Tensor | Sequence[int], weight: torch.Tensor, bias: torch.Te
         args[ARG_BIAS] = (bmd, b.data_ptr())
     _with_scratchpad(handles, pd, args, keep)
     return Primitive(handles, pd, args, [] if isinstance(x, torch.Tensor) else [ARG_SRC], keep)
+
+
+def conv2d(x: torch.Tensor | Sequence[int], weight: torch.Tensor, bias: torch.Tensor | None,
+           out: torch.Tensor, stride: Sequence[int], padding: Sequence[int],
+           dilation: Sequence[int], groups: int, post_ops: Sequence[tuple] = ()) -> Primitive:
+    """A conv writing `out` (any strides: the arena's NHWC view), the weight
+    reordered once into the layout the kernel wants. `x` is the input view,
+    or its shape if it is a graph input (then call the primitive with it).
+    With ("sum",) first in `post_ops` the result is added to what `out` holds."""
+    def create(pd, src, weights, bias_md, dst, attr):
+        _check(library().dnnl_convolution_forward_primitive_desc_create(
+            pd, _engine_and_stream()[0], FORWARD_INFERENCE, CONVOLUTION_DIRECT, src, weights,
+            bias_md, dst, _Dims(*stride), _Dims(*(d - 1 for d in dilation)), _Dims(*padding),
+            _Dims(*padding), attr), "dnnl_convolution_forward_primitive_desc_create")
+    grouped = weight if groups == 1 else weight.reshape(groups, -1, *weight.shape[1:])
+    return _with_weights(x, grouped, bias, out, post_ops, create)
+
+
+def linear(x: torch.Tensor | Sequence[int], weight: torch.Tensor, bias: torch.Tensor | None,
+           out: torch.Tensor, post_ops: Sequence[tuple] = ()) -> Primitive:
+    """x [rows, in] @ weight[out, in]^T + bias into the [rows, out] view `out`,
+    as oneDNN's inner product with the weight reordered once. `x` as in conv2d."""
+    def create(pd, src, weights, bias_md, dst, attr):
+        _check(library().dnnl_inner_product_forward_primitive_desc_create(
+            pd, _engine_and_stream()[0], FORWARD_INFERENCE, src, weights, bias_md, dst, attr),
+            "dnnl_inner_product_forward_primitive_desc_create")
+    return _with_weights(x, weight, bias, out, post_ops, create)
