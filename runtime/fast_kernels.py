@@ -328,6 +328,8 @@ def _primitive_conv(conv, x: int, residual: int | None, act, ins: list, weight, 
             return None
         post_ops.insert(0, ("sum",))
         copy_residual = res.data_ptr() != out.data_ptr()
+    if ins[x] is None and str(conv.input.type.element_type) != "f32":
+        return None  # a graph input of another type: the descriptors are fp32
     source = ins[x] if ins[x] is not None else conv.input.type.get_shape()
     try:
         primitive = dnnl.conv2d(source, weight, bias, out, *params, post_ops=post_ops)
@@ -492,6 +494,8 @@ def _primitive_linear(x_view, x: int, k: int, weight, bias, rows: torch.Tensor, 
     input is bound now if it is a contiguous view (its [rows, k] form is then
     a view too), else taken per call."""
     post_ops = [dnnl.eltwise(*CONV_POST_OPS[type(act)](act))] if act is not None else []
+    if rows.dtype != torch.float32 or (x_view is not None and x_view.dtype != torch.float32):
+        return None  # the descriptors are fp32; a graph input has the output's type here
     bound = x_view is not None and x_view.is_contiguous()
     source = x_view.reshape(-1, k) if bound else [rows.shape[0], k]
     try:

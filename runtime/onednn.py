@@ -327,7 +327,11 @@ def _with_weights(x: torch.Tensor | Sequence[int], weight: torch.Tensor,
     """What conv2d and linear share: descriptors for the source, `out` and the
     bias, the weight reordered once into the layout wanted by the primitive
     descriptor that `create(pd_pointer, src, weights, bias, dst, attr)` makes,
-    and every argument bound."""
+    and every argument bound. Every tensor must be fp32 (the descriptors say so)."""
+    tensors = [t for t in (x, weight, bias, out) if isinstance(t, torch.Tensor)]
+    if any(t.dtype != torch.float32 for t in tensors):
+        raise OneDNNError("the oneDNN primitives here take fp32 tensors only, got "
+                          + ", ".join(str(t.dtype) for t in tensors))
     handles = _Handles()
     src, src_pointer = _source(handles, x)
     wany = handles.md(weight.shape, None)

@@ -119,6 +119,12 @@ def test_a_primitive_created_at_two_threads_runs_at_one():
     torch.testing.assert_close(out, F.conv2d(x, w, b, 1, 1), **TOL)
 
 
+def test_only_fp32_tensors_are_taken():
+    x, w = nhwc(1, 4, 8, 8).half(), torch.randn(8, 4, 3, 3).half()
+    with pytest.raises(onednn.OneDNNError, match="fp32 tensors only"):
+        onednn.conv2d(x, w, None, nhwc(1, 8, 8, 8).half(), (1, 1), (1, 1), (1, 1), 1)
+
+
 def test_a_bad_shape_is_a_clear_error():
     x, w = nhwc(1, 4, 8, 8), torch.randn(8, 5, 3, 3)  # weight for 5 input channels
     with pytest.raises(onednn.OneDNNError, match="dnnl_convolution_forward_primitive_desc_create"):
