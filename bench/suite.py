@@ -35,6 +35,7 @@ from bench.benchmark import interleaved
 from npu_graph import GraphParser, OptimizedGraph
 from npu_graph.compiler import run_pipeline
 from npu_graph.optimizer import build_pipeline
+from runtime import onednn
 
 
 def _models(smoke: bool) -> dict:
@@ -246,8 +247,9 @@ def main(argv=None) -> int:
     load_start = os.getloadavg()
     protocol = (f"interleaved, settle {args.settle} s, "
                 f"{'cold: first call' if args.cold else 'warm: one untimed call first'}")
+    primitives = onednn.version() or "n/a (torch's mkldnn ops)"
     print(f"load average {os.getloadavg()[0]:.2f}, {torch.get_num_threads()} threads, "
-          f"torch {torch.__version__}, {protocol}", flush=True)
+          f"torch {torch.__version__}, oneDNN primitives {primitives}, {protocol}", flush=True)
     warmup = warm_up_export()
     print(f"(first torch.export in this process, on a toy model, not counted: {warmup:.2f} s)")
     rows = []
@@ -260,7 +262,8 @@ def main(argv=None) -> int:
         with open(args.json, "w") as f:
             json.dump({"load_start": load_start, "load_average": os.getloadavg(), "threads": torch.get_num_threads(),
                        "protocol": protocol, "iterations": args.iterations,
-                       "torch": torch.__version__, "rows": rows}, f, indent=2)
+                       "torch": torch.__version__, "onednn_primitives": onednn.version(),
+                       "rows": rows}, f, indent=2)
     return 0
 
 

@@ -28,6 +28,7 @@ import ctypes
 import ctypes.util
 import functools
 import os
+import site
 import sys
 import weakref
 from collections.abc import Callable, Sequence
@@ -79,7 +80,9 @@ def _candidates() -> list[str]:
     if named:
         return [named]
     found = ctypes.util.find_library("dnnl")
-    return [os.path.join(sys.prefix, "lib", "libdnnl.so.3")] + ([found] if found else [])
+    wheel = [os.path.join(base, "lib", "libdnnl.so.3") for base in (sys.prefix, site.USER_BASE)
+             if base]  # the wheel's data files: the environment's lib/ (or --user's)
+    return wheel + ([found] if found else [])
 
 
 @functools.cache

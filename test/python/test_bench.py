@@ -4,6 +4,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from runtime import onednn
+
 ROOT = Path(__file__).parents[2]
 
 
@@ -30,7 +32,9 @@ def test_suite_smoke_prints_the_table_and_writes_json(tmp_path):
     assert r.returncode == 0, r.stderr
     assert "ours ms" in r.stdout and "compile by stage (s): tiny_resnet_bs1: import" in r.stdout
     assert "paired round by round, q1 median q3: tiny_resnet_bs1: eager" in r.stdout
-    rows = json.loads(out.read_text())["rows"]
+    data = json.loads(out.read_text())
+    assert data["onednn_primitives"] == onednn.version()  # which conv path was measured
+    rows = data["rows"]
     assert [row["model"] for row in rows] == ["tiny_resnet_bs1", "bert_tiny"]
     for row in rows:
         assert set(row["compile_s"]) == {"import", "passes", "lowering", "planning", "load",
