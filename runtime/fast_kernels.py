@@ -580,10 +580,13 @@ def _max_pool_task(block: Block, ins: list, out: torch.Tensor, algorithms: bool
     return max_pool_nhwc
 
 
-def _global_avg_pool_task(block: Block, ins: list, out: torch.Tensor) -> Runner | None:
+def _global_avg_pool_task(block: Block, ins: list, out: torch.Tensor, primitives: bool = False
+                          ) -> Runner | None:
     """adaptive_avg_pool2d to 1x1 on an NHWC view: a mean over the rows of the
     [N, H*W, C] matrix the view already is, written into the [N, C] output
-    (the generic path's pooling kernel took 0.27 ms on ResNet-50's 2048x7x7)."""
+    (the generic path's pooling kernel took 0.27 ms on ResNet-50's 2048x7x7);
+    with `primitives`, oneDNN's average pooling over the whole plane, created
+    at load for these views (torch's mean: 0.45 ms at batch 8, ORT 0.09)."""
     (op,) = _ops(block)
     src = _arg(op.input, block)
     x = ins[src] if src is not None else None
@@ -592,6 +595,15 @@ def _global_avg_pool_task(block: Block, ins: list, out: torch.Tensor) -> Runner 
         return None
     n, c = x.shape[:2]
     result = out.view(n, c)
+    if primitives and dnnl.available():
+        try:
+            pool = dnnl.global_avg_pool2d(x, result)
+        except dnnl.OneDNNError:
+            pool = None
+        if pool is not None:
+            def onednn_global_avg_pool(*args):
+                pool()
+            return onednn_global_avg_pool
 
     def global_avg_pool(*args):  # the permute + reshape of an NHWC view is a view
         torch.mean(args[src].permute(0, 2, 3, 1).reshape(n, -1, c), dim=1, out=result)
@@ -654,7 +666,7 @@ def specialize(block: Block, body, ins: list, constants: list[bool], outs: list,
     if len(ops) == 1 and first is ge.MaxPool2dOp:
         return _max_pool_task(block, ins, out, algorithms)
     if len(ops) == 1 and first is ge.AdaptiveAvgPool2dOp and algorithms:
-        return _global_avg_pool_task(block, ins, out)
+        return _global_avg_pool_task(block, ins, out, primitives)
     if len(ops) == 1 and isinstance(ops[0], VIEW_OPS):
         return _view_task(block, ins, out, body.steps[0][0])
     return _tail_task(block, out)

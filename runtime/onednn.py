@@ -39,6 +39,7 @@ F32 = 3                    # dnnl_f32
 FORMAT_ANY = 1             # dnnl_format_tag_any: the primitive picks the weights' layout
 FORWARD_INFERENCE = 96     # dnnl_forward_inference
 CONVOLUTION_DIRECT = 0x1   # dnnl_convolution_direct
+POOLING_AVG = 0x3FF        # dnnl_pooling_avg_exclude_padding
 SCRATCHPAD_USER = 1        # dnnl_scratchpad_mode_user
 QUERY_IMPL_INFO = 8        # dnnl_query_impl_info_str
 QUERY_WEIGHTS_MD = 131     # dnnl_query_weights_md
@@ -381,3 +382,34 @@ def linear(x: torch.Tensor | Sequence[int], weight: torch.Tensor, bias: torch.Te
             pd, _engine_and_stream()[0], FORWARD_INFERENCE, src, weights, bias_md, dst, attr),
             "dnnl_inner_product_forward_primitive_desc_create")
     return _with_weights(x, weight, bias, out, post_ops, create)
+
+
+def global_avg_pool2d(x: torch.Tensor, out: torch.Tensor) -> Primitive:
+    """The mean over H and W of the view `x` into `out` ([N, C], contiguous):
+    average pooling whose window is the whole plane. `out` is described as an
+    [N, C, 1, 1] tensor, whose strides are ambiguous: oneDNN took its
+    reference loop for (C, 1, 1, 1) with a 7x7 NHWC source and for (C, 1, C, C)
+    with a 1x1 one, so both are tried. (Not max pooling: oneDNN starts a max
+    at -FLT_MAX, so an all -inf window gives -3.4e38 where torch gives -inf.)"""
+    if x.dtype != torch.float32 or out.dtype != torch.float32:
+        raise OneDNNError(f"the oneDNN primitives here take fp32 tensors only, got {x.dtype}")
+    n, c = out.shape
+    refused = None
+    for strides in ([c, 1, c, c], [c, 1, 1, 1]):
+        handles = _Handles()
+        src, src_pointer = _source(handles, x)
+        dst = handles.md([n, c, 1, 1], strides)
+        attr = _attributes(handles, ())
+        pd = handles.own("primitive_desc", ctypes.c_void_p())
+        _check(library().dnnl_pooling_forward_primitive_desc_create(
+            ctypes.byref(pd), _engine_and_stream()[0], FORWARD_INFERENCE, POOLING_AVG, src,
+            dst, _Dims(1, 1), _Dims(*x.shape[2:]), _Dims(0, 0), _Dims(0, 0), _Dims(0, 0), attr),
+            "dnnl_pooling_forward_primitive_desc_create")
+        keep = [x, out]
+        args = {ARG_SRC: (src, src_pointer), ARG_DST: (dst, out.data_ptr())}
+        _with_scratchpad(handles, pd, args, keep)
+        try:
+            return Primitive(handles, pd, args, [], keep)
+        except OneDNNError as e:  # a reference loop: try the other strides
+            refused = e
+    raise refused

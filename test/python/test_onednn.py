@@ -102,6 +102,17 @@ def test_linear_writes_the_rows(post_op, reference, has_bias):
     torch.testing.assert_close(out, reference(F.linear(x, w, b)), **TOL)
 
 
+@pytest.mark.parametrize("size", [1, 7])
+def test_global_avg_pool_matches_the_mean(size):
+    torch.manual_seed(0)
+    x = nhwc(2, 24, size, size)
+    x[0, 0, 0, 0] = float("-inf")  # -inf and NaN go through as in torch's mean
+    x[1, 1, 0, 0] = float("nan")
+    out = torch.full((2, 24), 7.0)
+    onednn.global_avg_pool2d(x, out)()
+    torch.testing.assert_close(out, x.mean(dim=(2, 3)), equal_nan=True, **TOL)
+
+
 def test_a_primitive_created_at_two_threads_runs_at_one():
     """oneDNN splits the work when the primitive is created; torch's thread
     count may change after load (same OpenMP pool): still the same result."""
