@@ -1,22 +1,24 @@
-"""oneDNN convs and inner products through the library's C API, created once
-at load time for a task's planned views; a call is then one
-`dnnl_primitive_execute`.
+"""oneDNN convs, inner products and global average pooling through the
+library's C API, created once at load time for a task's planned views; a
+call is then one `dnnl_primitive_execute`.
 
 Why not torch's mkldnn ops, which run the same kernels: every call of
 `torch.ops.mkldnn._convolution_pointwise` builds the primitive descriptor,
 the attributes and the memory objects again and mallocs a scratchpad, and
 its only form that writes into a given tensor accumulates into it, so the
-view had to be zeroed first. On ResNet-50 (batch 1) that was about 7 ms of a
-50 ms run outside the kernels (0.1-0.35 ms per conv measured, more at batch
-8, where zeroing a 25 MB output is memory traffic); here the per-call cost
-is a ctypes call.
+view had to be zeroed first. On ResNet-50 (batch 1) that was 6-8 ms of a
+45-50 ms run outside the kernels (0.06-0.4 ms per conv, more at batch 8,
+where zeroing a 25 MB output is memory traffic); here the per-call cost is
+a ctypes call.
 
 The library is oneDNN's own release built with GNU OpenMP (the
 `onednn-cpu-gomp` wheel): it resolves `libgomp.so.1` to the one torch
 loaded, so both share one thread pool and `torch.set_num_threads` applies
 to both. It is optional: without it (or with a build for another threading
 runtime) `available()` is False and the runtime keeps torch's ops.
-`GE_ONEDNN_LIBRARY` names another `libdnnl.so.3` to use.
+`GE_ONEDNN_LIBRARY` names another `libdnnl.so.3` to use, or, set to "none",
+turns the primitives off (say, for a torch built with Intel's OpenMP, where
+the wheel's GNU OpenMP would be a second thread pool).
 
 The constants below are oneDNN 3.x's C ABI (`dnnl_types.h`), the same from
 3.2, the wheel's version, to 3.12.
@@ -78,8 +80,8 @@ class OneDNNError(RuntimeError):
 
 def _candidates() -> list[str]:
     named = os.environ.get("GE_ONEDNN_LIBRARY")
-    if named:
-        return [named]
+    if named is not None:
+        return [] if named.lower() in ("", "none") else [named]
     found = ctypes.util.find_library("dnnl")
     wheel = [os.path.join(base, "lib", "libdnnl.so.3") for base in (sys.prefix, site.USER_BASE)
              if base]  # the wheel's data files: the environment's lib/ (or --user's)
@@ -94,9 +96,9 @@ def library() -> ctypes.CDLL | None:
     for path in _candidates():
         try:
             lib = ctypes.CDLL(path)
-        except OSError:
+            lib.dnnl_version.restype = ctypes.POINTER(_Version)
+        except (OSError, AttributeError):  # no such file, or not oneDNN
             continue
-        lib.dnnl_version.restype = ctypes.POINTER(_Version)
         version = lib.dnnl_version().contents
         if version.major != 3 or version.cpu_runtime != RUNTIME_OMP:
             continue

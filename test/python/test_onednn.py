@@ -142,9 +142,11 @@ def test_a_bad_shape_is_a_clear_error():
         onednn.conv2d(x, w, None, nhwc(1, 8, 8, 8), (1, 1), (1, 1), (1, 1), 1)
 
 
-def test_without_the_library_the_runtime_keeps_torch_ops():
-    """GE_ONEDNN_LIBRARY naming no library: not available, and the executor's
-    convs take torch's ops (and still compute the same thing)."""
+@pytest.mark.parametrize("setting", ["/nonexistent/libdnnl.so.3", "none",
+                                     "libc.so.6"])  # no file, turned off, not oneDNN
+def test_without_the_library_the_runtime_keeps_torch_ops(setting):
+    """GE_ONEDNN_LIBRARY naming no usable library: not available, and the
+    executor's convs take torch's ops (and still compute the same thing)."""
     code = (
         "import torch; from torch import nn\n"
         "from runtime import onednn\n"
@@ -157,7 +159,7 @@ def test_without_the_library_the_runtime_keeps_torch_ops():
         "assert not any('primitive' in n for n in names), names\n"
         "torch.testing.assert_close(g(x), m(x), rtol=1e-4, atol=1e-4)\n"
         "print('ok')\n")
-    env = dict(os.environ, GE_ONEDNN_LIBRARY="/nonexistent/libdnnl.so.3")
+    env = dict(os.environ, GE_ONEDNN_LIBRARY=setting)
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                           cwd=os.path.dirname(os.path.dirname(os.path.dirname(__file__))))
     assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr[-2000:]
