@@ -13,15 +13,20 @@ its epilogue in place there. Anything else keeps the generic path:
 Why writing into the output is safe: the memory plan never lets a task's
 output share bytes with an input, except an elementwise task writing exactly
 over an input it reads last (passes/memory_reuse.py `in_place_sources`,
-checked by ge_dialect/plan_verifier.py). Conv and linear tasks are never in
-place; in an elementwise body only the last op writes into the output, and it
-reads its operands index by index, so reading and writing the same bytes is
-what an in-place elementwise op does anyway.
+checked by ge_dialect/plan_verifier.py), and a conv adding a residual, which
+may be planned over the residual's bytes (`overwritable`) and then
+accumulates into them. Linear tasks are never in place; in an elementwise
+body only the last op writes into the output, and it reads its operands
+index by index, so reading and writing the same bytes is what an in-place
+elementwise op does anyway.
 
 Conv algorithms (`CONV_ALGORITHMS`): the library conv (oneDNN), a 1x1
 stride-1 conv as one GEMM over the channels_last (NHWC) view, and img2col +
 GEMM for small kernels. `choose_conv` picks per shape with the rule measured
-by bench/conv_micro.py (see docs/BENCHMARKS.md, "Host runtime").
+by bench/conv_micro.py (see docs/BENCHMARKS.md, "Host runtime"). With
+`primitives` and oneDNN's library present, the oneDNN convs, the linears
+and global average pooling are instead primitives created here, at load,
+for these very views (runtime/onednn.py): each runner is then one call.
 """
 
 from __future__ import annotations
