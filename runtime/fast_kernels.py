@@ -571,7 +571,8 @@ def _max_pool_task(block: Block, ins: list, out: torch.Tensor, algorithms: bool
     """max_pool2d on an NHWC copy of the input: torch's NCHW max-pool kernel took
     3.3 ms on ResNet-50's 64x112x112 stem output, 0.68 ms with the reorder.
     Not oneDNN's pooling primitive, which writes the view directly: it starts
-    each window at -FLT_MAX, so an all -inf window gives -3.4e38, not -inf."""
+    each window at -FLT_MAX, so an all -inf window gives -3.4e38, not -inf,
+    and it drops NaN."""
     (op,) = _ops(block)
     src = _arg(op.input, block)
     if not algorithms or src is None or len(op.input.type.get_shape()) != 4:
@@ -579,6 +580,7 @@ def _max_pool_task(block: Block, ins: list, out: torch.Tensor, algorithms: bool
     k, s, p, d = (_ints(op.kernel_size), _ints(op.stride), _ints(op.padding),
                   _ints(op.dilation))
     ceil = bool(op.ceil_mode.value.data)
+
     def max_pool_nhwc(*args):
         x = args[src].contiguous(memory_format=torch.channels_last)
         out.copy_(F.max_pool2d(x, k, s, p, d, ceil_mode=ceil))

@@ -210,14 +210,14 @@ def _buffer(nbytes: int) -> torch.Tensor:
 class Primitive:
     """One created primitive with its arguments bound. Calling it with the
     current tensors of its `rebind` arguments (those not fixed at load, such
-    as a graph input) points their memory objects at them if they moved."""
+    as a graph input) points their memory objects at them if they moved.
+    It owns `handles` once built; if building fails, the caller destroys them."""
 
     def __init__(self, handles: _Handles, pd, args: dict[int, tuple], rebind: Sequence[int],
                  keep: list):
         lib = library()
         self.impl = _impl(pd)
         if self.impl.startswith("ref"):  # a reference loop, orders of magnitude slow
-            handles.destroy()
             raise OneDNNError(f"oneDNN has only its reference implementation here ({self.impl})")
         self._handles = handles
         self._primitive = handles.own("primitive", ctypes.c_void_p())
@@ -226,8 +226,8 @@ class Primitive:
         self._keep = keep  # tensors whose bytes the memory objects point at
         self._memories = {arg: handles.memory(md, pointer) for arg, (md, pointer) in args.items()}
         self._args = (_Arg * len(args))(*(_Arg(a, m) for a, m in self._memories.items()))
-        self._rebind = [(self._memories[a], args[a][1]) for a in rebind]
-        self._pointers = [p for _, p in self._rebind]
+        self._rebind = [self._memories[a] for a in rebind]
+        self._pointers = [args[a][1] for a in rebind]
         self._execute = functools.partial(lib.dnnl_primitive_execute, self._primitive,
                                           _engine_and_stream()[1], len(args), self._args)
         weakref.finalize(self, handles.destroy)
@@ -236,8 +236,7 @@ class Primitive:
         for i, t in enumerate(tensors):
             pointer = t.data_ptr()
             if pointer != self._pointers[i]:
-                library().dnnl_memory_set_data_handle(self._rebind[i][0],
-                                                      ctypes.c_void_p(pointer))
+                library().dnnl_memory_set_data_handle(self._rebind[i], ctypes.c_void_p(pointer))
                 self._pointers[i] = pointer
         status = self._execute()
         if status != 0:
@@ -339,6 +338,15 @@ def _with_weights(x: torch.Tensor | Sequence[int], weight: torch.Tensor,
         raise OneDNNError("the oneDNN primitives here take fp32 tensors only, got "
                           + ", ".join(str(t.dtype) for t in tensors))
     handles = _Handles()
+    try:
+        return _bound(handles, x, weight, bias, out, post_ops, create)
+    except BaseException:
+        handles.destroy()
+        raise
+
+
+def _bound(handles: _Handles, x, weight, bias, out, post_ops, create) -> Primitive:
+    """_with_weights' work, its C objects collected in `handles`."""
     src, src_pointer = _source(handles, x)
     wany = handles.md(weight.shape, None)
     dst = handles.md(out.shape, out.stride())
@@ -399,19 +407,29 @@ def global_avg_pool2d(x: torch.Tensor, out: torch.Tensor) -> Primitive:
     refused = None
     for strides in ([c, 1, c, c], [c, 1, 1, 1]):
         handles = _Handles()
-        src, src_pointer = _source(handles, x)
-        dst = handles.md([n, c, 1, 1], strides)
-        attr = _attributes(handles, ())
-        pd = handles.own("primitive_desc", ctypes.c_void_p())
-        _check(library().dnnl_pooling_forward_primitive_desc_create(
-            ctypes.byref(pd), _engine_and_stream()[0], FORWARD_INFERENCE, POOLING_AVG, src,
-            dst, _Dims(1, 1), _Dims(*x.shape[2:]), _Dims(0, 0), _Dims(0, 0), _Dims(0, 0), attr),
-            "dnnl_pooling_forward_primitive_desc_create")
-        keep = [x, out]
-        args = {ARG_SRC: (src, src_pointer), ARG_DST: (dst, out.data_ptr())}
-        _with_scratchpad(handles, pd, args, keep)
         try:
-            return Primitive(handles, pd, args, [], keep)
-        except OneDNNError as e:  # a reference loop: try the other strides
-            refused = e
+            return _average(handles, x, out, strides)
+        except BaseException as e:
+            handles.destroy()
+            if not isinstance(e, OneDNNError):
+                raise
+            refused = e  # a reference loop, say: try the other strides
     raise refused
+
+
+def _average(handles: _Handles, x: torch.Tensor, out: torch.Tensor, strides: list[int]
+             ) -> Primitive:
+    """global_avg_pool2d with `out` described by `strides`."""
+    n, c = out.shape
+    src, src_pointer = _source(handles, x)
+    dst = handles.md([n, c, 1, 1], strides)
+    attr = _attributes(handles, ())
+    pd = handles.own("primitive_desc", ctypes.c_void_p())
+    _check(library().dnnl_pooling_forward_primitive_desc_create(
+        ctypes.byref(pd), _engine_and_stream()[0], FORWARD_INFERENCE, POOLING_AVG, src,
+        dst, _Dims(1, 1), _Dims(*x.shape[2:]), _Dims(0, 0), _Dims(0, 0), _Dims(0, 0), attr),
+        "dnnl_pooling_forward_primitive_desc_create")
+    keep = [x, out]
+    args = {ARG_SRC: (src, src_pointer), ARG_DST: (dst, out.data_ptr())}
+    _with_scratchpad(handles, pd, args, keep)
+    return Primitive(handles, pd, args, [], keep)
