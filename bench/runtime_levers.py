@@ -7,7 +7,9 @@ adding one lever to the previous (runtime.executor.Options): the generic path,
 + zero-copy task runners (with their in-place epilogues), + the prepared
 dispatch loop, + the per-shape conv/pool algorithms on the NCHW arena, +
 the channels_last arena (NHWC views, with its algorithms), + oneDNN primitives
-created at load instead of torch's mkldnn ops (runtime/onednn.py: the default); and
+created at load instead of torch's mkldnn ops (runtime/onednn.py), + buffers only
+those primitives touch held in oneDNN's blocked nChw16c layout
+(runtime/blocked_layout.py: the default); and
 the channels_last arena with the library conv, to show the layout alone.
 All of them, PyTorch eager and ONNX Runtime take turns on every iteration
 (bench.benchmark.interleaved), so the machine's noise hits them alike. For
@@ -41,7 +43,8 @@ LEVERS = {
     "+algorithms": Options(zero_copy=True, prepared_loop=True, channels_last=False,
                            algorithms=True, primitives=False),
     "+channels_last": Options(primitives=False),
-    "+primitives": Options(),  # everything: the default
+    "+primitives": Options(blocked=False),
+    "+blocked": Options(),  # everything: the default
     # the layout alone, with the library conv
     "nhwc_library": Options(zero_copy=True, prepared_loop=True, channels_last=True,
                             algorithms=False),

@@ -35,7 +35,8 @@ from xdsl.dialects.builtin import IntegerAttr, MemRefType, ModuleOp
 from xdsl.ir import SSAValue
 
 from ge_dialect import ascend
-from runtime import arena_layout, cost_model, fast_kernels, kernels, scheduler, trace
+from runtime import arena_layout, blocked_layout, cost_model, fast_kernels, kernels, scheduler, trace
+from runtime import onednn as dnnl
 from runtime.program import BlockProgram, check_inputs
 from runtime.reference import find_func
 
@@ -62,9 +63,10 @@ class Options:
     channels_last: bool = True  # 4-D activations viewed NHWC (arena_layout)
     algorithms: bool = True     # conv / pool algorithm chosen per shape (else the library's)
     primitives: bool = True     # with algorithms: oneDNN convs / pools created at load
+    blocked: bool = True        # with primitives: oneDNN-only buffers in nChw16c (blocked_layout)
 
 
-GENERIC = Options(False, False, False, False, False)
+GENERIC = Options(False, False, False, False, False, False)
 
 
 @dataclass
@@ -139,13 +141,14 @@ class Executable:
         self.options = GENERIC if dynamic else options
         nhwc = arena_layout.channels_last_buffers(ops) if self.options.channels_last else set()
         self.weight_slots: set[int] = set()
+        self._buffers: list[tuple[int, ascend.BufferOp]] = []
         for op in ops:
             if isinstance(op, ascend.WeightOp):
                 slot[op.output] = self._add(kernels.tensor_from_attr(op.value))
                 self.weight_slots.add(slot[op.output])
             elif isinstance(op, ascend.BufferOp):
-                slot[op.output] = self._add(_view(self.arena, op.offset.value.data,
-                                                  op.output.type, op in nhwc))
+                slot[op.output] = self._add(None)
+                self._buffers.append((slot[op.output], op))
             elif isinstance(op, ascend.DynBufferOp):
                 slot[op.output] = self._add(None)
                 self.dynamic.append((slot[op.output], op))
@@ -166,12 +169,32 @@ class Executable:
         except ValueError as e:
             raise LoadError(str(e)) from None
         self.value_slots = slot
-        self.runners = [self._runner(t) for t in self.tasks]
+        o = self.options
+        blocked = (blocked_layout.blocked_buffers(ops, nhwc)
+                   if o.blocked and o.primitives and o.algorithms and o.zero_copy
+                   and dnnl.available() else set())
+        self._view_buffers(nhwc, blocked)
+        try:
+            self.runners = [self._runner(t) for t in self.tasks]
+        except dnnl.OneDNNError:
+            if not blocked:
+                raise
+            # oneDNN declined a primitive on a blocked buffer: lay them all out NHWC
+            self._view_buffers(nhwc, set())
+            self.runners = [self._runner(t) for t in self.tasks]
+        self.blocked = {s for s, _ in self._buffers if isinstance(self.values[s], dnnl.Blocked)}
         self.pools = hardware.pools()
         self.plans: dict[tuple, Plan] = {}
         self.plan = None if self.dynamic else self._schedule([t.estimate for t in self.tasks])
         self.set_host_order("program")
         self.last_host_ms = self.last_kernel_ms = 0.0
+
+    def _view_buffers(self, nhwc: set, blocked: set) -> None:
+        """Each static buffer's view of the arena in its layout."""
+        for s, op in self._buffers:
+            view = _view(self.arena, op.offset.value.data, op.output.type, op in nhwc)
+            self.values[s] = dnnl.Blocked(view.permute(0, 2, 3, 1).reshape(-1), view.shape) \
+                if op in blocked else view
 
     def _schedule(self, estimates: list[cost_model.Estimate]) -> Plan:
         self.jobs = [scheduler.Job(t.name, e.pool, e.block_dim, e.time_us, t.stream, tuple(p))

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 
 import torch
 import torch.nn.functional as F
-from xdsl.ir import Block, BlockArgument
+from xdsl.ir import Block, BlockArgument, Operation
 
 from ge_dialect import ge
 from runtime import onednn as dnnl
@@ -319,60 +319,30 @@ IN_PLACE_ACTIVATIONS: dict[type, Callable] = {
 }
 
 
-def _primitive_conv(conv, x: int, residual: int | None, act, ins: list, weight, bias,
-                    params: tuple, out: torch.Tensor) -> Runner | None:
-    """The conv as a oneDNN primitive created now for these views (runtime/onednn.py):
-    the activation as a post-op, a residual as a sum post-op into `out`, which is
-    the residual's bytes or gets a copy of it. None if oneDNN declines the shape
-    or the residual is laid out unlike `out`."""
-    post_ops = [dnnl.eltwise(*act)] if act is not None else []
-    copy_residual = False
-    if residual is not None:
-        res = ins[residual]
-        if res is None or res.stride() != out.stride():
-            return None
-        post_ops.insert(0, ("sum",))
-        copy_residual = res.data_ptr() != out.data_ptr()
-    if ins[x] is None and str(conv.input.type.element_type) != "f32":
-        return None  # a graph input of another type: the descriptors are fp32
-    source = ins[x] if ins[x] is not None else conv.input.type.get_shape()
-    try:
-        primitive = dnnl.conv2d(source, weight, bias, out, *params, post_ops=post_ops)
-    except dnnl.OneDNNError:
-        return None
-    if ins[x] is None:  # a graph input: its bytes arrive with each call
-        def onednn_primitive_input(*args):
-            primitive(dnnl.per_call(args[x]))
-        return onednn_primitive_input
-    if copy_residual:
-        def onednn_primitive_residual(*args):
-            out.copy_(args[residual])
-            primitive()
-        return onednn_primitive_residual
+@dataclass(frozen=True)
+class ConvPattern:
+    """A task body conv2d [+ add residual] [+ activation], by task-input position."""
 
-    def onednn_primitive(*args):
-        primitive()
-    return onednn_primitive
+    conv: ge.Conv2dOp
+    x: int
+    weight: int
+    bias: int | None
+    residual: int | None
+    act: tuple | None  # the activation as (attr, scalars, algorithm): CONV_POST_OPS
+    act_op: Operation | None
 
 
-def _conv_task(block: Block, ins: list, constants: list[bool], out: torch.Tensor,
-               algorithms: bool, primitives: bool = False) -> Runner | None:
-    """conv2d [+ add residual] [+ activation], the result written into `out`.
-    The weight and bias must be constants: they are reshaped or prepacked at
-    load. ReLU goes with every algorithm; other activations (ReLU6, hardswish,
-    SiLU, ...) only with oneDNN and without a residual add: in place after
-    oneDNN accumulated into the zeroed view, or, if the view is not a dense
-    NHWC one, as a post-op on a fresh result that is then copied."""
+def conv_pattern(block: Block) -> ConvPattern | None:
+    """The body's conv pattern, if it is one on 4-D tensors (NC1HWC0 convs
+    keep the generic, re-packing path)."""
     ops = _ops(block)
-    conv = ops[0]
-    x, w, b = (_arg(v, block) for v in (conv.input, conv.weight, conv.bias or conv.input))
-    if conv.bias is None:
-        b = None
-    if x is None or not _constant(w, ins, constants) or (
-            conv.bias is not None and not _constant(b, ins, constants)):
+    conv = ops[0] if ops else None
+    if not isinstance(conv, ge.Conv2dOp) or len(conv.input.type.get_shape()) != 4:
         return None
-    if len(conv.input.type.get_shape()) != 4:
-        return None  # NC1HWC0 convs keep the generic (re-packing) path
+    x, w = _arg(conv.input, block), _arg(conv.weight, block)
+    b = _arg(conv.bias, block) if conv.bias is not None else None
+    if x is None or w is None or (conv.bias is not None and b is None):
+        return None
     residual, act, act_op, prev = None, None, None, conv.output
     for op in ops[1:]:
         if isinstance(op, ge.AddOp) and residual is None and act is None:
@@ -388,11 +358,78 @@ def _conv_task(block: Block, ins: list, constants: list[bool], out: torch.Tensor
         prev = op.results[0]
     if list(_yielded(block)) != [prev]:
         return None
+    return ConvPattern(conv, x, w, b, residual, act, act_op)
+
+
+def _primitive_conv(conv, x: int, residual: int | None, act, ins: list, weight, bias,
+                    params: tuple, out: torch.Tensor) -> Runner | None:
+    """The conv as a oneDNN primitive created now for these views (runtime/onednn.py):
+    the activation as a post-op, a residual as a sum post-op into `out`, which is
+    the residual's bytes or gets a copy of it. None if oneDNN declines the shape
+    or the residual is laid out unlike `out`."""
+    post_ops = [dnnl.eltwise(*act)] if act is not None else []
+    copy_residual = False
+    if residual is not None:
+        res = ins[residual]
+        if res is None or not dnnl.same_layout(res, out):
+            return None
+        post_ops.insert(0, ("sum",))
+        copy_residual = res.data_ptr() != out.data_ptr()
+    if ins[x] is None and str(conv.input.type.element_type) != "f32":
+        return None  # a graph input of another type: the descriptors are fp32
+    source = ins[x] if ins[x] is not None else conv.input.type.get_shape()
+    try:
+        primitive = dnnl.conv2d(source, weight, bias, out, *params, post_ops=post_ops)
+    except dnnl.OneDNNError:
+        return None
+    blocked = isinstance(out, dnnl.Blocked)
+    if ins[x] is None:  # a graph input: its bytes arrive with each call
+        def onednn_primitive_input(*args):
+            primitive(dnnl.per_call(args[x], blocked))
+        return onednn_primitive_input
+    if copy_residual:
+        source, target = (res.data, out.data) if blocked else (res, out)
+
+        def onednn_primitive_residual(*args):
+            target.copy_(source)
+            primitive()
+        return onednn_primitive_residual
+
+    def onednn_primitive(*args):
+        primitive()
+    return onednn_primitive
+
+
+def _refuse_blocked(op: Operation):
+    """A task bound to Blocked buffers has no runner but a primitive: the
+    executor then lays the arena out without them (runtime/blocked_layout.py)."""
+    raise dnnl.OneDNNError(f"'{op.name}' on blocked buffers: oneDNN declined the primitive")
+
+
+def _conv_task(block: Block, ins: list, constants: list[bool], out: torch.Tensor,
+               algorithms: bool, primitives: bool = False) -> Runner | None:
+    """conv2d [+ add residual] [+ activation], the result written into `out`.
+    The weight and bias must be constants: they are reshaped or prepacked at
+    load. ReLU goes with every algorithm; other activations (ReLU6, hardswish,
+    SiLU, ...) only with oneDNN and without a residual add: in place after
+    oneDNN accumulated into the zeroed view, or, if the view is not a dense
+    NHWC one, as a post-op on a fresh result that is then copied."""
+    pattern = conv_pattern(block)
+    if pattern is None:
+        return None
+    conv, x, w, b, residual, act, act_op = (
+        pattern.conv, pattern.x, pattern.weight, pattern.bias, pattern.residual, pattern.act,
+        pattern.act_op)
+    if not _constant(w, ins, constants) or (b is not None and not _constant(b, ins, constants)):
+        return None
     relu = act is not None and act[0] == "relu"
     other_act = act is not None and not relu  # oneDNN post-op only, without a residual
     weight, bias = ins[w], None if b is None else ins[b]
     params = (_ints(conv.stride), _ints(conv.padding), _ints(conv.dilation),
               conv.groups.value.data)
+    if isinstance(out, dnnl.Blocked):  # only a primitive can read or write it
+        return _primitive_conv(conv, x, residual, act, ins, weight, bias, params, out) or \
+            _refuse_blocked(conv)
     fast = algorithms and weight.dtype == torch.float32  # the GEMM / oneDNN forms: fp32 only
     algorithm = choose_conv(tuple(weight.shape), *params, out) if fast else "library"
     if algorithm == "onednn_packed" and primitives and dnnl.available():
@@ -572,7 +609,8 @@ def _max_pool_task(block: Block, ins: list, out: torch.Tensor, algorithms: bool
     3.3 ms on ResNet-50's 64x112x112 stem output, 0.68 ms with the reorder.
     Not oneDNN's pooling primitive, which writes the view directly: it starts
     each window at -FLT_MAX, so an all -inf window gives -3.4e38, not -inf,
-    and it drops NaN."""
+    and it drops NaN; except on Blocked buffers, which only a ReLU'd conv
+    primitive writes (no -inf, no NaN there)."""
     (op,) = _ops(block)
     src = _arg(op.input, block)
     if not algorithms or src is None or len(op.input.type.get_shape()) != 4:
@@ -580,6 +618,15 @@ def _max_pool_task(block: Block, ins: list, out: torch.Tensor, algorithms: bool
     k, s, p, d = (_ints(op.kernel_size), _ints(op.stride), _ints(op.padding),
                   _ints(op.dilation))
     ceil = bool(op.ceil_mode.value.data)
+    if isinstance(out, dnnl.Blocked):  # its input is a ReLU's: runtime/blocked_layout.py
+        try:
+            pool = dnnl.max_pool2d(ins[src], out, k, s, p, d)
+        except dnnl.OneDNNError:
+            _refuse_blocked(op)
+
+        def onednn_max_pool(*args):
+            pool()
+        return onednn_max_pool
 
     def max_pool_nhwc(*args):
         x = args[src].contiguous(memory_format=torch.channels_last)
@@ -597,8 +644,9 @@ def _global_avg_pool_task(block: Block, ins: list, out: torch.Tensor, primitives
     (op,) = _ops(block)
     src = _arg(op.input, block)
     x = ins[src] if src is not None else None
-    if (x is None or _ints(op.output_size) != (1, 1) or not is_nhwc(x) or x.is_contiguous()
-            or not out.is_contiguous()):
+    blocked = isinstance(x, dnnl.Blocked)
+    if x is None or _ints(op.output_size) != (1, 1) or not out.is_contiguous() or not blocked and (
+            not is_nhwc(x) or x.is_contiguous()):
         return None
     n, c = x.shape[:2]
     result = out.view(n, c)
@@ -606,7 +654,7 @@ def _global_avg_pool_task(block: Block, ins: list, out: torch.Tensor, primitives
         try:
             pool = dnnl.global_avg_pool2d(x, result)
         except dnnl.OneDNNError:
-            pool = None
+            pool = None if not blocked else _refuse_blocked(op)
         if pool is not None:
             def onednn_global_avg_pool(*args):
                 pool()
@@ -654,6 +702,10 @@ def _tail_task(block: Block, out: torch.Tensor) -> Runner | None:
     return tail
 
 
+# Single-op bodies that run as oneDNN primitives on Blocked buffers, besides convs.
+BLOCKED_POOLS = (ge.MaxPool2dOp, ge.AdaptiveAvgPool2dOp)
+
+
 def specialize(block: Block, body, ins: list, constants: list[bool], outs: list,
                algorithms: bool = True, primitives: bool = True) -> Runner | None:
     """A runner writing the task's result into `outs[0]`, or None for the generic path.
@@ -666,6 +718,9 @@ def specialize(block: Block, body, ins: list, constants: list[bool], outs: list,
         return None
     out = outs[0]
     first = type(ops[0])
+    if any(isinstance(t, dnnl.Blocked) for t in (*ins, out)) and not (
+            first is ge.Conv2dOp or len(ops) == 1 and first in BLOCKED_POOLS):
+        _refuse_blocked(ops[0])  # runtime/blocked_layout.py gave it a buffer it cannot read
     if first is ge.Conv2dOp:
         return _conv_task(block, ins, constants, out, algorithms, primitives and algorithms)
     if first is ge.LinearOp:

@@ -1,4 +1,4 @@
-"""oneDNN convs, inner products and global average pooling through the
+"""oneDNN convs, inner products and pooling through the
 library's C API, created once at load time for a task's planned views; a
 call is then one `dnnl_primitive_execute`.
 
@@ -42,6 +42,10 @@ FORMAT_ANY = 1             # dnnl_format_tag_any: the primitive picks the weight
 FORWARD_INFERENCE = 96     # dnnl_forward_inference
 CONVOLUTION_DIRECT = 0x1   # dnnl_convolution_direct
 POOLING_AVG = 0x3FF        # dnnl_pooling_avg_exclude_padding
+POOLING_MAX = 0x1FF        # dnnl_pooling_max
+TAG_NCHW = 5               # dnnl_abcd
+TAG_BLOCKED = 78           # dnnl_aBcd16b, i.e. nChw16c
+BLOCK = 16                 # channels per block of TAG_BLOCKED
 SCRATCHPAD_USER = 1        # dnnl_scratchpad_mode_user
 QUERY_IMPL_INFO = 8        # dnnl_query_impl_info_str
 QUERY_WEIGHTS_MD = 131     # dnnl_query_weights_md
@@ -76,6 +80,44 @@ class _Version(ctypes.Structure):  # dnnl_version_t
 
 class OneDNNError(RuntimeError):
     """A oneDNN call failed; the message names the call and the status."""
+
+
+class Blocked:
+    """An fp32 NCHW-logical buffer held in oneDNN's blocked nChw16c layout
+    (ORT's NCHWc; NC1HWC0 with C0 = 16): `data` is its bytes as the dense
+    [N, C/16, H, W, 16] tensor. oneDNN's direct convs on it (`jit_1x1`) beat
+    its NHWC ones on ResNet-50's large 1x1 convs at batch 8. Torch ops cannot
+    read it, so it is a distinct type, not a tensor: only the primitives here
+    take it (runtime/blocked_layout.py decides which buffers are held so)."""
+
+    def __init__(self, data: torch.Tensor, shape: Sequence[int]):
+        n, c, h, w = shape
+        if data.dtype != torch.float32 or c % BLOCK or data.numel() != n * c * h * w:
+            raise OneDNNError(f"a blocked buffer needs fp32 and channels a multiple of "
+                              f"{BLOCK}, got {data.dtype} {list(shape)}")
+        self.data = data.view(n, c // BLOCK, h, w, BLOCK)
+        self.shape = torch.Size(shape)
+        self.dtype = data.dtype
+
+    def data_ptr(self) -> int:
+        return self.data.data_ptr()
+
+    @staticmethod
+    def of(t: torch.Tensor) -> torch.Tensor:
+        """The dense [N, C/16, H, W, 16] form of an NCHW-logical tensor (a copy)."""
+        n, c, h, w = t.shape
+        return t.reshape(n, c // BLOCK, BLOCK, h, w).permute(0, 1, 3, 4, 2).contiguous()
+
+    def logical(self) -> torch.Tensor:
+        """The NCHW-logical values (a copy), for tests and debugging."""
+        n, c, h, w = self.shape
+        return self.data.permute(0, 1, 4, 2, 3).reshape(n, c, h, w)
+
+
+def same_layout(a: torch.Tensor | Blocked, b: torch.Tensor | Blocked) -> bool:
+    if isinstance(a, Blocked) or isinstance(b, Blocked):
+        return isinstance(a, Blocked) and isinstance(b, Blocked)
+    return a.stride() == b.stride()
 
 
 def _candidates() -> list[str]:
@@ -157,11 +199,13 @@ class _Handles:
         self.memories: list[ctypes.c_void_p] = []
         self.others: list[tuple[str, ctypes.c_void_p]] = []
 
-    def md(self, shape: Sequence[int], strides: Sequence[int] | None) -> ctypes.c_void_p:
+    def md(self, shape: Sequence[int], strides: Sequence[int] | None,
+           tag: int = FORMAT_ANY) -> ctypes.c_void_p:
+        """A descriptor by `strides`, or by format `tag` if `strides` is None."""
         lib, md = library(), ctypes.c_void_p()
         if strides is None:
             _check(lib.dnnl_memory_desc_create_with_tag(
-                ctypes.byref(md), len(shape), _Dims(*shape), F32, FORMAT_ANY),
+                ctypes.byref(md), len(shape), _Dims(*shape), F32, tag),
                 "dnnl_memory_desc_create_with_tag")
         else:
             _check(lib.dnnl_memory_desc_create_with_strides(
@@ -169,6 +213,12 @@ class _Handles:
                 "dnnl_memory_desc_create_with_strides")
         self.mds.append(md)
         return md
+
+    def of(self, t: torch.Tensor | Blocked) -> ctypes.c_void_p:
+        """The descriptor of a bound view."""
+        if isinstance(t, Blocked):
+            return self.md(t.shape, None, TAG_BLOCKED)
+        return self.md(t.shape, t.stride())
 
     def memory(self, md, pointer: int) -> ctypes.c_void_p:
         memory = ctypes.c_void_p()
@@ -294,16 +344,21 @@ def _reordered(handles: _Handles, weight: torch.Tensor, md) -> torch.Tensor:
     return packed
 
 
-def _source(handles: _Handles, x: torch.Tensor | Sequence[int]) -> tuple:
-    """(md, pointer) of a source: a tensor bound at load, or just a shape, for
-    an input that arrives per call, in channels_last layout (`per_call`):
-    oneDNN's kernels want the source laid out like the NHWC destination (with
-    an NCHW source and an NHWC destination it fell back to its reference conv:
-    3.5 s for ResNet-50's stem)."""
-    if isinstance(x, torch.Tensor):
-        return handles.md(x.shape, x.stride()), x.data_ptr()
+def _source(handles: _Handles, x: torch.Tensor | Blocked | Sequence[int],
+            blocked_out: bool = False) -> tuple:
+    """(md, pointer) of a source: a view bound at load, or just a shape, for
+    an input that arrives per call (`per_call`), in channels_last layout for
+    an NHWC destination, and for a blocked one blocked too or, with fewer
+    than 16 channels, contiguous NCHW: oneDNN's kernels want those pairs
+    (with an NCHW source and an NHWC destination it fell back to its
+    reference conv: 3.5 s for ResNet-50's stem; NCHW into nChw16c is its
+    "first conv" kernel, which spares the stem the NHWC copy)."""
+    if not isinstance(x, Sequence):
+        return handles.of(x), x.data_ptr()
     shape = list(x)
-    if len(shape) == 4:
+    if blocked_out and len(shape) == 4 and shape[1] >= BLOCK:
+        return handles.md(shape, None, TAG_BLOCKED), 0
+    if len(shape) == 4 and not blocked_out:
         n, c, h, w = shape
         strides = [h * w * c, 1, w * c, c]
     else:
@@ -313,9 +368,20 @@ def _source(handles: _Handles, x: torch.Tensor | Sequence[int]) -> tuple:
     return handles.md(shape, strides), 0
 
 
-def per_call(t: torch.Tensor) -> torch.Tensor:
-    """A graph input as a primitive built from its shape alone expects it."""
-    return t.contiguous(memory_format=torch.channels_last) if t.dim() == 4 else t.contiguous()
+def per_call(t: torch.Tensor, blocked_out: bool = False) -> torch.Tensor:
+    """A graph input as a primitive built from its shape alone expects it (`_source`)."""
+    if t.dim() == 4 and not blocked_out:
+        return t.contiguous(memory_format=torch.channels_last)
+    if t.dim() == 4 and t.shape[1] >= BLOCK:
+        return Blocked.of(t)
+    return t.contiguous()
+
+
+def reads_into_blocked(channels: int, groups: int) -> bool:
+    """Whether a conv on a graph input of this many channels can write a
+    blocked output (`_source`): oneDNN's first-conv kernel takes fewer than
+    16 channels ungrouped; otherwise the input is reordered into blocks."""
+    return channels % BLOCK == 0 or channels < BLOCK and groups == 1
 
 
 def _with_scratchpad(handles: _Handles, pd, args: dict, keep: list) -> None:
@@ -333,7 +399,7 @@ def _with_weights(x: torch.Tensor | Sequence[int], weight: torch.Tensor,
     bias, the weight reordered once into the layout wanted by the primitive
     descriptor that `create(pd_pointer, src, weights, bias, dst, attr)` makes,
     and every argument bound. Every tensor must be fp32 (the descriptors say so)."""
-    tensors = [t for t in (x, weight, bias, out) if isinstance(t, torch.Tensor)]
+    tensors = [t for t in (x, weight, bias, out) if isinstance(t, torch.Tensor | Blocked)]
     if any(t.dtype != torch.float32 for t in tensors):
         raise OneDNNError("the oneDNN primitives here take fp32 tensors only, got "
                           + ", ".join(str(t.dtype) for t in tensors))
@@ -347,9 +413,9 @@ def _with_weights(x: torch.Tensor | Sequence[int], weight: torch.Tensor,
 
 def _bound(handles: _Handles, x, weight, bias, out, post_ops, create) -> Primitive:
     """_with_weights' work, its C objects collected in `handles`."""
-    src, src_pointer = _source(handles, x)
+    src, src_pointer = _source(handles, x, isinstance(out, Blocked))
     wany = handles.md(weight.shape, None)
-    dst = handles.md(out.shape, out.stride())
+    dst = handles.of(out)
     b = None if bias is None else bias.contiguous()
     bmd = handles.md(b.shape, b.stride()) if b is not None else None
     attr = _attributes(handles, post_ops)
@@ -357,23 +423,26 @@ def _bound(handles: _Handles, x, weight, bias, out, post_ops, create) -> Primiti
     create(ctypes.byref(pd), src, wany, bmd, dst, attr)
     wmd = _query_md(pd, QUERY_WEIGHTS_MD)
     packed = _reordered(handles, weight, wmd)
-    keep = [packed, out] + ([b] if b is not None else []) + (
-        [x] if isinstance(x, torch.Tensor) else [])
+    bound = not isinstance(x, Sequence)
+    keep = [packed, out] + ([b] if b is not None else []) + ([x] if bound else [])
     args = {ARG_SRC: (src, src_pointer), ARG_WEIGHTS: (wmd, packed.data_ptr()),
             ARG_DST: (dst, out.data_ptr())}
     if b is not None:
         args[ARG_BIAS] = (bmd, b.data_ptr())
     _with_scratchpad(handles, pd, args, keep)
-    return Primitive(handles, pd, args, [] if isinstance(x, torch.Tensor) else [ARG_SRC], keep)
+    return Primitive(handles, pd, args, [] if bound else [ARG_SRC], keep)
 
 
-def conv2d(x: torch.Tensor | Sequence[int], weight: torch.Tensor, bias: torch.Tensor | None,
-           out: torch.Tensor, stride: Sequence[int], padding: Sequence[int],
-           dilation: Sequence[int], groups: int, post_ops: Sequence[tuple] = ()) -> Primitive:
-    """A conv writing `out` (any strides: the arena's NHWC view), the weight
-    reordered once into the layout the kernel wants. `x` is the input view,
-    or its shape if it is a graph input (then call the primitive with it).
-    With ("sum",) first in `post_ops` the result is added to what `out` holds."""
+def conv2d(x: torch.Tensor | Blocked | Sequence[int], weight: torch.Tensor,
+           bias: torch.Tensor | None, out: torch.Tensor | Blocked, stride: Sequence[int],
+           padding: Sequence[int], dilation: Sequence[int], groups: int,
+           post_ops: Sequence[tuple] = ()) -> Primitive:
+    """A conv writing `out` (any strides, such as the arena's NHWC view, or
+    Blocked), the weight reordered once into the layout the kernel wants. `x`
+    is the input view, laid out like `out` (oneDNN has only its reference
+    loop for mixed NHWC and blocked layouts), or its shape if it is a graph
+    input (then call the primitive with `per_call` of it). With ("sum",)
+    first in `post_ops` the result is added to what `out` holds."""
     def create(pd, src, weights, bias_md, dst, attr):
         _check(library().dnnl_convolution_forward_primitive_desc_create(
             pd, _engine_and_stream()[0], FORWARD_INFERENCE, CONVOLUTION_DIRECT, src, weights,
@@ -394,8 +463,8 @@ def linear(x: torch.Tensor | Sequence[int], weight: torch.Tensor, bias: torch.Te
     return _with_weights(x, weight, bias, out, post_ops, create)
 
 
-def global_avg_pool2d(x: torch.Tensor, out: torch.Tensor) -> Primitive:
-    """The mean over H and W of the view `x` into `out` ([N, C], contiguous):
+def global_avg_pool2d(x: torch.Tensor | Blocked, out: torch.Tensor) -> Primitive:
+    """The mean over H and W of the view `x` (NHWC or Blocked) into `out` ([N, C], contiguous):
     average pooling whose window is the whole plane. `out` is described as an
     [N, C, 1, 1] tensor, whose strides are ambiguous: oneDNN took its
     reference loop for (C, 1, 1, 1) with a 7x7 NHWC source and for (C, 1, C, C)
@@ -405,10 +474,13 @@ def global_avg_pool2d(x: torch.Tensor, out: torch.Tensor) -> Primitive:
         raise OneDNNError(f"the oneDNN primitives here take fp32 tensors only, got {x.dtype}")
     n, c = out.shape
     refused = None
-    for strides in ([c, 1, c, c], [c, 1, 1, 1]):
+    # From a blocked source only a blocked destination has a kernel; with
+    # H = W = 1 its bytes are those of the plain [N, C] matrix.
+    layouts = [TAG_BLOCKED] if isinstance(x, Blocked) else [[c, 1, c, c], [c, 1, 1, 1]]
+    for layout in layouts:
         handles = _Handles()
         try:
-            return _average(handles, x, out, strides)
+            return _average(handles, x, out, layout)
         except BaseException as e:
             handles.destroy()
             if not isinstance(e, OneDNNError):
@@ -417,12 +489,13 @@ def global_avg_pool2d(x: torch.Tensor, out: torch.Tensor) -> Primitive:
     raise refused
 
 
-def _average(handles: _Handles, x: torch.Tensor, out: torch.Tensor, strides: list[int]
-             ) -> Primitive:
-    """global_avg_pool2d with `out` described by `strides`."""
+def _average(handles: _Handles, x: torch.Tensor | Blocked, out: torch.Tensor,
+             layout: list[int] | int) -> Primitive:
+    """global_avg_pool2d with `out` described by strides or a format tag."""
     n, c = out.shape
     src, src_pointer = _source(handles, x)
-    dst = handles.md([n, c, 1, 1], strides)
+    dst = (handles.md([n, c, 1, 1], None, layout) if isinstance(layout, int)
+           else handles.md([n, c, 1, 1], layout))
     attr = _attributes(handles, ())
     pd = handles.own("primitive_desc", ctypes.c_void_p())
     _check(library().dnnl_pooling_forward_primitive_desc_create(
@@ -433,3 +506,35 @@ def _average(handles: _Handles, x: torch.Tensor, out: torch.Tensor, strides: lis
     args = {ARG_SRC: (src, src_pointer), ARG_DST: (dst, out.data_ptr())}
     _with_scratchpad(handles, pd, args, keep)
     return Primitive(handles, pd, args, [], keep)
+
+
+def max_pool2d(x: torch.Tensor | Blocked, out: torch.Tensor | Blocked, kernel: Sequence[int],
+               stride: Sequence[int], padding: Sequence[int], dilation: Sequence[int]
+               ) -> Primitive:
+    """Max pooling of the view `x` into `out` (laid out alike); the right and
+    bottom padding follow from the shapes, so a ceil_mode output works too.
+    oneDNN's max differs from torch's on two inputs: it starts each window at
+    -FLT_MAX, so an all -inf window gives -3.4e38, and it drops NaN. Use it
+    only where neither can occur (runtime/blocked_layout.py: after a ReLU)."""
+    if x.dtype != torch.float32 or out.dtype != torch.float32:
+        raise OneDNNError(f"the oneDNN primitives here take fp32 tensors only, got {x.dtype}")
+    if not same_layout(x, out):
+        raise OneDNNError("max_pool2d wants its source and destination laid out alike")
+    high = [(o - 1) * s + (k - 1) * d + 1 - i - p for i, o, k, s, p, d in
+            zip(x.shape[2:], out.shape[2:], kernel, stride, padding, dilation)]
+    handles = _Handles()
+    try:
+        src, dst = handles.of(x), handles.of(out)
+        attr = _attributes(handles, ())
+        pd = handles.own("primitive_desc", ctypes.c_void_p())
+        _check(library().dnnl_pooling_forward_primitive_desc_create(
+            ctypes.byref(pd), _engine_and_stream()[0], FORWARD_INFERENCE, POOLING_MAX, src,
+            dst, _Dims(*stride), _Dims(*kernel), _Dims(*(d - 1 for d in dilation)),
+            _Dims(*padding), _Dims(*high), attr), "dnnl_pooling_forward_primitive_desc_create")
+        keep = [x, out]
+        args = {ARG_SRC: (src, x.data_ptr()), ARG_DST: (dst, out.data_ptr())}
+        _with_scratchpad(handles, pd, args, keep)
+        return Primitive(handles, pd, args, [], keep)
+    except BaseException:
+        handles.destroy()
+        raise

@@ -113,6 +113,84 @@ def test_global_avg_pool_matches_the_mean(size):
     torch.testing.assert_close(out, x.mean(dim=(2, 3)), equal_nan=True, **TOL)
 
 
+def blocked(t: torch.Tensor) -> onednn.Blocked:
+    return onednn.Blocked(onednn.Blocked.of(t).reshape(-1), t.shape)
+
+
+def nan_blocked(*shape) -> onednn.Blocked:
+    return onednn.Blocked(torch.full((torch.Size(shape).numel(),), float("nan")), shape)
+
+
+def test_blocked_is_nchw16c_and_round_trips():
+    x = torch.arange(2 * 32 * 3 * 5, dtype=torch.float32).reshape(2, 32, 3, 5)
+    b = blocked(x)
+    assert b.data.shape == (2, 2, 3, 5, 16)
+    assert b.data[1, 1, 2, 4, 3].item() == x[1, 16 + 3, 2, 4].item()
+    torch.testing.assert_close(b.logical(), x, rtol=0, atol=0)
+    with pytest.raises(onednn.OneDNNError, match="multiple of 16"):
+        onednn.Blocked(torch.empty(2 * 24 * 9), (2, 24, 3, 3))
+    assert onednn.same_layout(b, blocked(x)) and not onednn.same_layout(b, x)
+
+
+@pytest.mark.parametrize("shape", [c for c in CONVS if c[1] % 16 == 0 or c[2] % 16 == 0], ids=str)
+def test_conv_on_blocked_buffers(shape):
+    """nChw16c in and out (a graph input: plain NCHW in), every element written."""
+    n, cin, cout, size, k, s, p, d, g, has_bias = shape
+    torch.manual_seed(0)
+    x, w = torch.randn(n, cin, size, size), torch.randn(cout, cin // g, k, k)
+    b = torch.randn(cout) if has_bias else None
+    expected = F.conv2d(x, w, b, s, p, d, g)
+    out = nan_blocked(*expected.shape)
+    if cin % 16 == 0:
+        onednn.conv2d(blocked(x), w, b, out, (s, s), (p, p), (d, d), g)()
+        torch.testing.assert_close(out.logical(), expected, **TOL)
+    if onednn.reads_into_blocked(cin, g):  # as a graph input, given per call
+        out = nan_blocked(*expected.shape)
+        conv = onednn.conv2d(list(x.shape), w, b, out, (s, s), (p, p), (d, d), g)
+        conv(onednn.per_call(x, blocked_out=True))
+        torch.testing.assert_close(out.logical(), expected, **TOL)
+    else:  # what runtime/blocked_layout.py relies on not to plan it
+        with pytest.raises(onednn.OneDNNError, match="reference"):
+            onednn.conv2d(list(x.shape), w, b, nan_blocked(*expected.shape), (s, s), (p, p),
+                          (d, d), g)
+
+
+def test_blocked_residual_sum_then_relu():
+    torch.manual_seed(0)
+    x, w, b = torch.randn(2, 32, 6, 6), torch.randn(16, 32, 1, 1), torch.randn(16)
+    residual = torch.randn(2, 16, 6, 6)
+    into = blocked(residual)
+    onednn.conv2d(blocked(x), w, b, into, (1, 1), (0, 0), (1, 1), 1,
+                  [("sum",), onednn.eltwise("relu", [], "")])()
+    torch.testing.assert_close(into.logical(), F.relu(F.conv2d(x, w, b) + residual), **TOL)
+
+
+def test_a_conv_mixing_nhwc_and_blocked_is_refused():
+    """oneDNN has only its reference loop for it: refused, not run slowly."""
+    x, w = nhwc(1, 16, 8, 8), torch.randn(16, 16, 1, 1)
+    with pytest.raises(onednn.OneDNNError, match="reference"):
+        onednn.conv2d(x, w, None, nan_blocked(1, 16, 8, 8), (1, 1), (0, 0), (1, 1), 1)
+
+
+@pytest.mark.parametrize("size,kernel,stride,padding,ceil", [
+    (12, 3, 2, 1, False), (11, 3, 2, 1, True), (9, 2, 2, 0, True), (8, 3, 1, 1, False)])
+def test_blocked_max_pool_on_relu_values_matches_torch(size, kernel, stride, padding, ceil):
+    torch.manual_seed(0)
+    x = F.relu(torch.randn(2, 32, size, size))
+    expected = F.max_pool2d(x, kernel, stride, padding, ceil_mode=ceil)
+    out = nan_blocked(*expected.shape)
+    onednn.max_pool2d(blocked(x), out, (kernel,) * 2, (stride,) * 2, (padding,) * 2, (1, 1))()
+    torch.testing.assert_close(out.logical(), expected, rtol=0, atol=0)
+
+
+def test_blocked_global_avg_pool_matches_the_mean():
+    torch.manual_seed(0)
+    x = torch.randn(2, 48, 7, 7)
+    out = torch.full((2, 48), 7.0)
+    onednn.global_avg_pool2d(blocked(x), out)()
+    torch.testing.assert_close(out, x.mean(dim=(2, 3)), **TOL)
+
+
 def test_a_primitive_created_at_two_threads_runs_at_one():
     """oneDNN splits the work when the primitive is created; torch's thread
     count may change after load (same OpenMP pool): still the same result."""

@@ -1,0 +1,120 @@
+"""Which arena buffers the runtime holds in oneDNN's blocked nChw16c layout
+(runtime/onednn.py `Blocked`) instead of NHWC.
+
+Why: on ResNet-50 at batch 8 oneDNN's direct convs on nChw16c (`jit_1x1`)
+ran its large residual 1x1 convs 5-20% faster than its NHWC ones
+(`brgconv_1x1`), and the conv chain 308 -> 294 ms; at batch 1 both were even.
+ORT's NCHWc graph is the same idea; NC1HWC0 is too, with C0 = 16.
+
+Torch ops cannot read a blocked buffer, and oneDNN has only its reference
+loop for a conv whose input and output are laid out unlike (NHWC into
+blocked, or back). So a buffer is blocked only if every task touching it is
+a oneDNN primitive that binds it:
+- a conv task (runtime/fast_kernels.py `conv_pattern`): its input, residual
+  and output; a graph input is not bound (it arrives per call: with fewer
+  than 16 channels as NCHW, which oneDNN's "first conv" kernel reads into a
+  blocked output directly, else reordered into blocks: `onednn.per_call`);
+- a max-pool whose input a conv ending in ReLU (or a clamp at 0 or above)
+  wrote: oneDNN's max differs from torch's only on all -inf windows and NaN,
+  and that conv primitive's output has neither (oneDNN's ReLU maps NaN to 0,
+  docs/BENCHMARKS.md);
+- a global average pool: its input.
+The buffers one task binds must share a layout, so they are linked; a linked
+group is blocked whole or not at all, and only if each member is an NHWC
+buffer (runtime/arena_layout.py) of fp32 with channels a multiple of 16 that
+is not a graph result. A group of ResNet-50 runs from the stem's output to
+the global pool; MobileNetV2's 24-channel buffers keep its group NHWC.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import func
+from xdsl.dialects.builtin import Float32Type
+from xdsl.ir import Operation, SSAValue
+
+from ge_dialect import ascend, ge
+from runtime.fast_kernels import conv_pattern
+from runtime.onednn import BLOCK, reads_into_blocked
+
+
+def _buffer(value: SSAValue) -> ascend.BufferOp | None:
+    return value.owner if isinstance(value.owner, ascend.BufferOp) else None
+
+
+def _fits(buffer: ascend.BufferOp) -> bool:
+    shape = buffer.output.type.get_shape()
+    return (len(shape) == 4 and shape[1] % BLOCK == 0
+            and isinstance(buffer.output.type.element_type, Float32Type))
+
+
+def _relu_conv(task: ascend.TaskOp) -> bool:
+    """A conv task whose output is a ReLU's or a clamp's at 0 or above."""
+    pattern = conv_pattern(task.body.block)
+    if pattern is None or pattern.act is None:
+        return False
+    attr, scalars, _ = pattern.act
+    return attr == "relu" or attr == "hardtanh" and scalars[0] >= 0.0
+
+
+def _bound(task: ascend.TaskOp, relu_outputs: set) -> list[ascend.BufferOp] | None:
+    """The buffers the task's primitive would bind, or None if it is no primitive."""
+    block = task.body.block
+    ops = [op for op in block.ops if not isinstance(op, ge.YieldOp)]
+    if len(task.outs) != 1 or not ops:
+        return None
+    ins, out = list(task.ins), _buffer(task.outs[0])
+    pattern = conv_pattern(block)
+    if pattern is not None:
+        constant = [ins[i] for i in (pattern.weight, pattern.bias) if i is not None]
+        x = ins[pattern.x]
+        if (not all(isinstance(v.owner, ascend.WeightOp) for v in constant)
+                or not isinstance(x.type.element_type, Float32Type)):
+            return None
+        if _buffer(x) is None and not reads_into_blocked(
+                x.type.get_shape()[1], pattern.conv.groups.value.data):
+            return None
+        bound = [out] + ([_buffer(x)] if _buffer(x) is not None else [])
+        if pattern.residual is not None:
+            bound.append(_buffer(ins[pattern.residual]))
+        return None if None in bound else bound
+    if len(ops) != 1:
+        return None
+    (op,) = ops
+    if isinstance(op, ge.MaxPool2dOp):
+        source = _buffer(ins[0])
+        if source in relu_outputs and set(op.dilation.get_values()) == {1}:
+            return [source, out]
+    if isinstance(op, ge.AdaptiveAvgPool2dOp) and tuple(op.output_size.get_values()) == (1, 1):
+        return [_buffer(ins[0])] if _buffer(ins[0]) is not None else None
+    return None
+
+
+def blocked_buffers(ops: list[Operation], nhwc: set[ascend.BufferOp]) -> set[ascend.BufferOp]:
+    """The `ascend.buffer` ops of a lowered function to hold blocked, given
+    those viewed NHWC; the caller uses them only with oneDNN primitives."""
+    parent: dict[ascend.BufferOp, ascend.BufferOp] = {}
+
+    def find(b):
+        while parent.setdefault(b, b) is not b:
+            parent[b] = parent[parent[b]]
+            b = parent[b]
+        return b
+
+    eligible = {b for b in nhwc if _fits(b)}
+    relu_outputs: set[ascend.BufferOp] = set()
+    for op in ops:
+        if isinstance(op, func.ReturnOp):
+            eligible.difference_update(_buffer(v) for v in op.operands)
+        if not isinstance(op, ascend.TaskOp):
+            continue
+        touched = {_buffer(v) for v in (*op.ins, *op.outs)} - {None}
+        bound = _bound(op, relu_outputs)
+        eligible.difference_update(touched - set(bound or ()))
+        for b in bound or ():
+            parent[find(b)] = find(bound[0])
+        if bound and _relu_conv(op):
+            relu_outputs.add(_buffer(op.outs[0]))
+    groups: dict[ascend.BufferOp, list[ascend.BufferOp]] = {}
+    for b in parent:
+        groups.setdefault(find(b), []).append(b)
+    return {b for members in groups.values() if eligible.issuperset(members) for b in members}

@@ -1,0 +1,160 @@
+"""runtime/blocked_layout.py: which buffers the executor holds in oneDNN's
+blocked nChw16c layout, and that models still compute what eager computes.
+
+Every positive case checks that buffers really are blocked and which runner
+each pool got; every negative case names the rule that keeps a group NHWC."""
+
+import pytest
+import torch
+from torch import nn
+
+from npu_graph.compiler import import_model, lower, optimize, plan_device
+from runtime import onednn
+from runtime.executor import GENERIC, Executable, Options
+from test.models.common import randomize_batch_norm
+from test.models.resnet import Bottleneck, ResNet
+from test.models.resnet_block import make_tiny_resnet
+
+pytestmark = pytest.mark.skipif(not onednn.available(), reason="no oneDNN library (onednn-cpu-gomp)")
+TOL = dict(rtol=1e-4, atol=1e-4)
+
+
+def compiled(model, inputs):
+    model.eval()
+    module = plan_device(lower(optimize(import_model(model, inputs), "ge-O3")))
+    with torch.no_grad():
+        expected = model(*inputs)
+    return module, expected
+
+
+def blocked_shapes(executable) -> list[tuple]:
+    return sorted(tuple(executable.values[s].shape) for s in executable.blocked)
+
+
+def runners(executable) -> list[str]:
+    return [r.__name__ for r in executable.runners]
+
+
+def check(module, expected, inputs, executable):
+    outs = executable.run(*inputs)
+    for o, e in zip(outs, expected if isinstance(expected, tuple) else (expected,)):
+        torch.testing.assert_close(o, e, **TOL)
+    unblocked = Executable(module, options=Options(blocked=False))
+    for o, u, g in zip(outs, unblocked.run(*inputs), Executable(module, options=GENERIC).run(*inputs)):
+        torch.testing.assert_close(o, u, **TOL)
+        torch.testing.assert_close(o, g, **TOL)
+    second = executable.run(*inputs)  # same bytes, same numbers
+    for o, s in zip(outs, second):
+        torch.testing.assert_close(o, s, rtol=0, atol=0)
+
+
+def test_tiny_resnet_is_blocked_from_stem_to_pool():
+    model, inputs = make_tiny_resnet()
+    module, expected = compiled(model, inputs)
+    executable = Executable(module)
+    check(module, expected, inputs, executable)
+    four_d = [s for s, _ in executable._buffers if executable.values[s].shape[2:] != (1, 1)
+              and len(executable.values[s].shape) == 4]
+    assert sorted(four_d) == sorted(executable.blocked)  # every activation between the two
+    assert all(isinstance(executable.values[s], onednn.Blocked) for s in executable.blocked)
+    names = runners(executable)
+    assert "onednn_max_pool" in names and "onednn_global_avg_pool" in names, names
+    assert "onednn_primitive_input" in names, names  # the stem reads the NCHW input
+    assert not Executable(module, options=Options(blocked=False)).blocked
+
+
+def test_bottlenecks_with_residuals_in_place_and_strided_shortcuts():
+    torch.manual_seed(0)
+    model = randomize_batch_norm(ResNet(Bottleneck, [2, 1, 1, 1], width=16, num_classes=10))
+    inputs = (torch.randn(2, 3, 64, 64),)
+    module, expected = compiled(model, inputs)
+    executable = Executable(module)
+    check(module, expected, inputs, executable)
+    assert (2, 64, 16, 16) in blocked_shapes(executable)  # the first stage's outputs
+    assert (2, 512, 2, 2) in blocked_shapes(executable)   # the last stage's
+
+
+class Chain(nn.Module):
+    """conv relu -> conv relu [-> maxpool] -> conv -> global pool; the middle
+    width and what follows the second conv vary per case."""
+
+    def __init__(self, mid=32, relu=True, pool=False, tail=None, first_in=3, groups=1):
+        super().__init__()
+        self.a = nn.Conv2d(first_in, 16, 3, padding=1, groups=groups)
+        self.b = nn.Conv2d(16, mid, 3, padding=1)
+        self.c = nn.Conv2d(mid, 32, 1)
+        self.relu, self.pool, self.tail = relu, pool, tail
+
+    def forward(self, x):
+        y = torch.relu(self.a(x))
+        y = self.b(y)
+        y = torch.relu(y) if self.relu else y
+        if self.pool:
+            y = nn.functional.max_pool2d(y, 3, 2, 1)
+        z = self.c(y)
+        if self.tail == "result":
+            return z.mean((2, 3)), y
+        if self.tail == "sigmoid":
+            z = z * torch.sigmoid(z)  # a torch task reads the conv output
+        return z.mean((2, 3))
+
+
+def executable_for(model, shape=(2, 3, 12, 12)):
+    torch.manual_seed(0)
+    inputs = (torch.randn(*shape),)
+    module, expected = compiled(model, inputs)
+    executable = Executable(module)
+    check(module, expected, inputs, executable)
+    return executable
+
+
+def test_a_chain_of_convs_and_a_pool_after_relu_is_blocked():
+    """The positive twin of each negative case below, which changes one thing."""
+    executable = executable_for(Chain(pool=True))
+    assert blocked_shapes(executable) == [(2, 16, 12, 12), (2, 32, 6, 6), (2, 32, 6, 6),
+                                          (2, 32, 12, 12)]
+    assert "onednn_max_pool" in runners(executable)
+    executable = executable_for(Chain())
+    assert blocked_shapes(executable) == [(2, 16, 12, 12), (2, 32, 12, 12), (2, 32, 12, 12)]
+
+
+def test_channels_not_a_multiple_of_16_keep_the_whole_group_nhwc():
+    assert not executable_for(Chain(mid=24)).blocked
+
+
+def test_a_max_pool_not_after_a_relu_keeps_torch_and_nhwc():
+    """oneDNN's max differs from torch's on -inf and NaN, which only a ReLU rules out."""
+    executable = executable_for(Chain(relu=False, pool=True))
+    assert not executable.blocked
+    assert "max_pool_nhwc" in runners(executable)
+
+
+def test_a_buffer_a_torch_task_reads_keeps_its_group_nhwc():
+    executable = executable_for(Chain(tail="sigmoid"))
+    assert not executable.blocked
+
+
+def test_a_graph_result_is_not_blocked():
+    executable = executable_for(Chain(tail="result"))
+    assert not executable.blocked  # y is returned: its group, the whole chain, stays NHWC
+
+
+def test_a_graph_input_of_16_or_more_channels_is_reordered_into_blocks_per_call():
+    executable = executable_for(Chain(first_in=32), shape=(2, 32, 12, 12))
+    assert blocked_shapes(executable)[0] == (2, 16, 12, 12)
+    assert "onednn_primitive_input" in runners(executable)
+
+
+def test_a_grouped_conv_on_a_narrow_graph_input_leaves_its_output_nhwc():
+    """oneDNN reads NCHW into blocks only for an ungrouped first conv."""
+    executable = executable_for(Chain(first_in=8, groups=2), shape=(2, 8, 12, 12))
+    assert (2, 16, 12, 12) not in blocked_shapes(executable)
+
+
+def test_a_primitive_oneDNN_declines_lays_everything_out_nhwc(monkeypatch):
+    def decline(*args):
+        raise onednn.OneDNNError("declined for this test")
+    monkeypatch.setattr(onednn, "max_pool2d", decline)
+    executable = executable_for(Chain(pool=True))
+    assert not executable.blocked
+    assert "max_pool_nhwc" in runners(executable)
