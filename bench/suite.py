@@ -10,7 +10,9 @@ For each model it reports median latencies and their ratios (ours / peer:
 below 1.0 means we are faster), our compile time by stage (export+import,
 GE passes, lowering, device planning, load), the tasks after fusion, the
 memory plan (arena vs lower bound vs no reuse), the simulated device time, and
-the runtime's overhead (host time minus the time inside kernels). ONNX
+the runtime's overhead (host time minus the time inside kernels), and each
+system's FLOP rate beside the best single kernel's on this machine
+(bench/peak.py). ONNX
 Runtime comes from the optional `bench` extra (`pip install -e '.[bench]'`);
 without it that column is n/a. Check the load average it prints: with another
 process on one of two cores, figures are not comparable between runs, only
@@ -32,6 +34,7 @@ import time
 import torch
 
 from bench.benchmark import interleaved
+from bench.peak import attainable_gflops
 from npu_graph import GraphParser, OptimizedGraph
 from npu_graph.compiler import run_pipeline
 from npu_graph.optimizer import build_pipeline
@@ -156,10 +159,13 @@ def bench_model(name: str, make, args) -> dict:
                                   warm=not args.cold, samples=samples)
     stats = optimized.stats
     ours = medians["ours"]
+    gflop = sum(t["cube_flops"] for t in stats["tasks"]) / 1e9
     return {
         "model": name,
         "latency_ms": {k: v * 1e3 for k, v in medians.items()},
         "ratio_ours_to": {k: ours / v for k, v in medians.items() if k != "ours"},
+        "gflop": gflop,  # the convs' and matmuls' (runtime/cost_model.py cube_flops)
+        "gflop_per_s": {k: gflop / v for k, v in medians.items()},
         "paired_ratio_quartiles": {k: paired_quartiles(samples["ours"], ts)
                                    for k, ts in samples.items() if k != "ours"},
         "compile_s": {**stages, "total": sum(stages.values())},
@@ -210,6 +216,10 @@ def table(rows: list[dict]) -> str:
         f"{r['model']}: " + ", ".join(f"{k} {q1:.2f} {q2:.2f} {q3:.2f}"
                                       for k, (q1, q2, q3) in r["paired_ratio_quartiles"].items())
         for r in rows))
+    lines.append("GFLOP/s (conv and matmul FLOPs / latency): " + "; ".join(
+        f"{r['model']} ({r['gflop']:.2f} GFLOP): " + ", ".join(
+            f"{k} {v:.0f}" for k, v in r["gflop_per_s"].items())
+        + f", at half eager's latency {2 * r['gflop_per_s']['eager']:.0f}" for r in rows))
     lines.append("compile by stage (s): " + "; ".join(
         f"{r['model']}: " + ", ".join(f"{k} {v:.2f}" for k, v in r["compile_s"].items())
         for r in rows))
@@ -250,6 +260,8 @@ def main(argv=None) -> int:
     primitives = onednn.version() or "n/a (torch's mkldnn ops)"
     print(f"load average {os.getloadavg()[0]:.2f}, {torch.get_num_threads()} threads, "
           f"torch {torch.__version__}, oneDNN primitives {primitives}, {protocol}", flush=True)
+    peak = attainable_gflops(args.iterations)
+    print("attainable: " + ", ".join(f"{k} {v:.0f} GFLOP/s" for k, v in peak.items()))
     warmup = warm_up_export()
     print(f"(first torch.export in this process, on a toy model, not counted: {warmup:.2f} s)")
     rows = []
@@ -263,6 +275,7 @@ def main(argv=None) -> int:
             json.dump({"load_start": load_start, "load_average": os.getloadavg(), "threads": torch.get_num_threads(),
                        "protocol": protocol, "iterations": args.iterations,
                        "torch": torch.__version__, "onednn_primitives": onednn.version(),
+                       "attainable_gflop_per_s": peak,
                        "rows": rows}, f, indent=2)
     return 0
 

@@ -4,6 +4,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from runtime import onednn
 
 ROOT = Path(__file__).parents[2]
@@ -43,6 +45,16 @@ def test_suite_smoke_prints_the_table_and_writes_json(tmp_path):
         q1, q2, q3 = row["paired_ratio_quartiles"]["eager"]
         assert 0 < q1 <= q2 <= q3
         assert row["memory_mb"]["arena"] <= row["memory_mb"]["naive"]
+        assert row["gflop"] > 0 and row["gflop_per_s"]["ours"] == pytest.approx(
+            row["gflop"] / row["latency_ms"]["ours"] * 1e3)
+    tiny_resnet = rows[0]["gflop"]  # 2 images, 3x32x32: its convs and the fc, counted by hand
+    assert tiny_resnet == pytest.approx(2 * (
+        16 * 3 * 49 * 16 * 16 + 2 * 16 * 16 * 9 * 8 * 8            # stem, layer1
+        + 32 * 16 * 9 * 4 * 4 + 32 * 32 * 9 * 4 * 4 + 32 * 16 * 4 * 4  # layer2 + shortcut
+        + 10 * 32) * 2 / 1e9)
+    assert all(v > 0 for v in data["attainable_gflop_per_s"].values())
+    assert "sgemm 2048^3 (torch)" in data["attainable_gflop_per_s"]
+    assert "GFLOP/s (conv and matmul FLOPs / latency): tiny_resnet_bs1" in r.stdout
 
 
 
