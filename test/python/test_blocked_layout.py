@@ -9,7 +9,7 @@ import torch
 from torch import nn
 
 from npu_graph.compiler import import_model, lower, optimize, plan_device
-from runtime import onednn
+from runtime import blocked_layout, onednn
 from runtime.executor import GENERIC, Executable, Options
 from test.models.common import randomize_batch_norm
 from test.models.resnet import Bottleneck, ResNet
@@ -17,6 +17,14 @@ from test.models.resnet_block import make_tiny_resnet
 
 pytestmark = pytest.mark.skipif(not onednn.available(), reason="no oneDNN library (onednn-cpu-gomp)")
 TOL = dict(rtol=1e-4, atol=1e-4)
+
+
+@pytest.fixture(autouse=True)
+def any_size(monkeypatch, request):
+    """The rules on test-sized graphs: no minimum activation size, except
+    where a test is about it."""
+    if "default_size_rule" not in request.node.name:
+        monkeypatch.setattr(blocked_layout, "MIN_ROWS", 0)
 
 
 def compiled(model, inputs):
@@ -158,3 +166,12 @@ def test_a_primitive_oneDNN_declines_lays_everything_out_nhwc(monkeypatch):
     executable = executable_for(Chain(pool=True))
     assert not executable.blocked
     assert "max_pool_nhwc" in runners(executable)
+
+
+def test_default_size_rule_blocks_only_large_activations():
+    """MIN_ROWS: the FLOP-weighted output rows of the group's convs."""
+    assert blocked_layout.MIN_ROWS == 2048
+    small = executable_for(Chain(), shape=(2, 3, 12, 12))    # 288 rows
+    large = executable_for(Chain(), shape=(2, 3, 40, 40))    # 3200 rows
+    assert not small.blocked
+    assert blocked_shapes(large) == [(2, 16, 40, 40), (2, 32, 40, 40), (2, 32, 40, 40)]
