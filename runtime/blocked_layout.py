@@ -2,20 +2,22 @@
 (runtime/onednn.py `Blocked`) instead of NHWC.
 
 Why: on ResNet-50 at batch 8 oneDNN's direct convs on nChw16c (`jit_1x1`)
-ran its large residual 1x1 convs 5-20% faster than its NHWC ones
-(`brgconv_1x1`), and the conv chain 308 -> 294 ms; at batch 1 both were even.
+ran its large residual 1x1 convs 7-26% faster than its NHWC ones
+(`brgconv_1x1`), and the conv chain 308 -> 294 ms; at batch 1 both were even
+(docs/BENCHMARKS.md, the changes of stop 15).
 ORT's NCHWc graph is the same idea; NC1HWC0 is too, with C0 = 16.
 
 Torch ops cannot read a blocked buffer, and oneDNN has only its reference
 loop for a conv whose input and output are laid out unlike (NHWC into
 blocked, or back). So a buffer is blocked only if every task touching it is
 a oneDNN primitive that binds it:
-- a conv task (runtime/fast_kernels.py `conv_pattern`): its input, residual
+- a conv task (runtime/fast_kernels.py `conv_pattern`) that oneDNN has a
+  blocked kernel for (`onednn.has_blocked_conv`): its input, residual
   and output; a graph input is not bound (it arrives per call: with fewer
   than 16 channels as NCHW, which oneDNN's "first conv" kernel reads into a
   blocked output directly, else reordered into blocks: `onednn.per_call`);
-- a max-pool whose input a conv ending in ReLU (or a clamp at 0 or above)
-  wrote: oneDNN's max differs from torch's only on all -inf windows and NaN,
+- a max-pool whose input a conv ending in ReLU (or a clamp at 0 or above),
+  or such a max-pool, wrote: oneDNN's max differs from torch's only on all -inf windows and NaN,
   and that conv primitive's output has neither (oneDNN's ReLU maps NaN to 0,
   docs/BENCHMARKS.md);
 - a global average pool: its input.
@@ -38,7 +40,7 @@ from xdsl.ir import Operation, SSAValue
 
 from ge_dialect import ascend, ge
 from runtime.fast_kernels import conv_pattern
-from runtime.onednn import BLOCK, reads_into_blocked
+from runtime.onednn import BLOCK, has_blocked_conv, reads_into_blocked
 
 
 # A group is blocked only if its convs' output rows (N * Ho * Wo), weighted
@@ -69,6 +71,10 @@ def _relu_conv(task: ascend.TaskOp) -> bool:
     return attr == "relu" or attr == "hardtanh" and scalars[0] >= 0.0
 
 
+def _is_max_pool(task: ascend.TaskOp) -> bool:
+    return isinstance(task.body.block.first_op, ge.MaxPool2dOp)
+
+
 def _bound(task: ascend.TaskOp, relu_outputs: set) -> list[ascend.BufferOp] | None:
     """The buffers the task's primitive would bind, or None if it is no primitive."""
     block = task.body.block
@@ -83,8 +89,9 @@ def _bound(task: ascend.TaskOp, relu_outputs: set) -> list[ascend.BufferOp] | No
         if (not all(isinstance(v.owner, ascend.WeightOp) for v in constant)
                 or not isinstance(x.type.element_type, Float32Type)):
             return None
-        if _buffer(x) is None and not reads_into_blocked(
-                x.type.get_shape()[1], pattern.conv.groups.value.data):
+        groups, channels = pattern.conv.groups.value.data, x.type.get_shape()[1]
+        if not has_blocked_conv(channels, task.outs[0].type.get_shape()[1], groups) or (
+                _buffer(x) is None and not reads_into_blocked(channels, groups)):
             return None
         bound = [out] + ([_buffer(x)] if _buffer(x) is not None else [])
         if pattern.residual is not None:
@@ -126,7 +133,7 @@ def blocked_buffers(ops: list[Operation], nhwc: set[ascend.BufferOp]) -> set[asc
         eligible.difference_update(touched - set(bound or ()))
         for b in bound or ():
             parent[find(b)] = find(bound[0])
-        if bound and _relu_conv(op):
+        if bound and (_relu_conv(op) or _is_max_pool(op)):  # a max of ReLU values is one
             relu_outputs.add(_buffer(op.outs[0]))
         if bound and conv_pattern(op.body.block) is not None:
             convs.append((bound[0], *_work(op)))

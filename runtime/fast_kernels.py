@@ -714,13 +714,23 @@ def specialize(block: Block, body, ins: list, constants: list[bool], outs: list,
     known at load time (None for graph inputs), `constants` which of them are
     weights (whose values may be read at load), `outs` its output views."""
     ops = _ops(block)
+    blocked = any(isinstance(t, dnnl.Blocked) for t in (*ins, *outs))
+    runner = _specialized(block, body, ins, constants, outs, algorithms, primitives)
+    if blocked and runner is None:  # the generic path cannot read a blocked buffer
+        _refuse_blocked(ops[0] if ops else block.last_op)
+    return runner
+
+
+def _specialized(block: Block, body, ins: list, constants: list[bool], outs: list,
+                 algorithms: bool, primitives: bool) -> Runner | None:
+    ops = _ops(block)
     if len(outs) != 1 or outs[0] is None or not ops:
         return None
     out = outs[0]
     first = type(ops[0])
     if any(isinstance(t, dnnl.Blocked) for t in (*ins, out)) and not (
             first is ge.Conv2dOp or len(ops) == 1 and first in BLOCKED_POOLS):
-        _refuse_blocked(ops[0])  # runtime/blocked_layout.py gave it a buffer it cannot read
+        return None  # runtime/blocked_layout.py gave it a buffer it cannot read
     if first is ge.Conv2dOp:
         return _conv_task(block, ins, constants, out, algorithms, primitives and algorithms)
     if first is ge.LinearOp:

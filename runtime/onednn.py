@@ -377,6 +377,14 @@ def per_call(t: torch.Tensor, blocked_out: bool = False) -> torch.Tensor:
     return t.contiguous()
 
 
+def has_blocked_conv(in_channels: int, out_channels: int, groups: int) -> bool:
+    """Whether oneDNN has a kernel for this conv on Blocked buffers: ungrouped,
+    depthwise, or groups of whole blocks (others take its reference loop)."""
+    per_in, per_out = in_channels // groups, out_channels // groups
+    return (groups == 1 or per_in == per_out == 1
+            or per_in % BLOCK == 0 and per_out % BLOCK == 0)
+
+
 def reads_into_blocked(channels: int, groups: int) -> bool:
     """Whether a conv on a graph input of this many channels can write a
     blocked output (`_source`): oneDNN's first-conv kernel takes fewer than

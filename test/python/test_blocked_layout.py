@@ -6,10 +6,12 @@ each pool got; every negative case names the rule that keeps a group NHWC."""
 
 import pytest
 import torch
+from hypothesis import HealthCheck, given, reject, settings
+from hypothesis import strategies as st
 from torch import nn
 
 from npu_graph.compiler import import_model, lower, optimize, plan_device
-from runtime import blocked_layout, onednn
+from runtime import blocked_layout, fast_kernels, onednn
 from runtime.executor import GENERIC, Executable, Options
 from test.models.common import randomize_batch_norm
 from test.models.resnet import Bottleneck, ResNet
@@ -175,3 +177,96 @@ def test_default_size_rule_blocks_only_large_activations():
     large = executable_for(Chain(), shape=(2, 3, 40, 40))    # 3200 rows
     assert not small.blocked
     assert blocked_shapes(large) == [(2, 16, 40, 40), (2, 32, 40, 40), (2, 32, 40, 40)]
+
+
+def test_a_blocked_buffer_given_to_a_torch_task_is_refused_not_misread(monkeypatch):
+    """Were the analysis wrong, the runtime would not run torch on blocked bytes:
+    the task refuses them and the executor lays everything out NHWC."""
+    monkeypatch.setattr(blocked_layout, "blocked_buffers",
+                        lambda ops, nhwc: {b for b in nhwc if b.output.type.get_shape()[1] % 16 == 0})
+    executable = executable_for(Chain(tail="sigmoid"))
+    assert not executable.blocked
+    assert any(fast_kernels.is_nhwc(v) and not v.is_contiguous()  # the NHWC views stay
+               for v in executable.values if isinstance(v, torch.Tensor))
+
+
+class RandomNet(nn.Module):
+    """Layers drawn by `nets`: ("conv", out, kernel, stride, padding, groups,
+    activation), ("residual", kernel) (relu(conv(x) + x)), ("pool", kernel,
+    stride, padding, ceil_mode) after a ReLU; then a global average pool."""
+
+    ACTIVATIONS = {None: lambda y: y, "relu": torch.relu, "relu6": nn.functional.relu6,
+                   "hardswish": nn.functional.hardswish, "sigmoid": torch.sigmoid}
+
+    def __init__(self, channels: int, layers: list[tuple]):
+        super().__init__()
+        self.layers, self.convs = layers, nn.ModuleList()
+        for layer in layers:
+            if layer[0] == "conv":
+                _, out, k, s, p, g, _ = layer
+                self.convs.append(nn.Conv2d(channels, out, k, s, p, groups=g))
+                channels = out
+            elif layer[0] == "residual":
+                self.convs.append(nn.Conv2d(channels, channels, layer[1], padding=layer[1] // 2))
+
+    def forward(self, x):
+        convs = iter(self.convs)
+        for layer in self.layers:
+            if layer[0] == "conv":
+                x = self.ACTIVATIONS[layer[-1]](next(convs)(x))
+            elif layer[0] == "residual":
+                x = torch.relu(next(convs)(x) + x)
+            else:
+                x = nn.functional.max_pool2d(x, layer[1], layer[2], layer[3], ceil_mode=layer[4])
+        return x.mean((2, 3))
+
+
+def pooled(size: int, k: int, s: int, p: int, ceil: bool) -> int:
+    """torch's max_pool2d output size (a ceil_mode window may not start in the padding)."""
+    out = (size + 2 * p - k + (s - 1 if ceil else 0)) // s + 1
+    return out - 1 if ceil and (out - 1) * s >= size + p else out
+
+
+@st.composite
+def nets(draw):
+    """(channels, layers, batch, size) of a net whose buffers may all be blocked."""
+    channels, size = draw(st.sampled_from([3, 16])), draw(st.integers(6, 14))
+    start = size
+    c, relu, layers = channels, False, []
+    for i in range(draw(st.integers(1, 4))):
+        kind = "conv" if i == 0 else draw(st.sampled_from(["conv", "residual", "pool"]))
+        if kind == "pool" and relu and size >= 3:
+            k = draw(st.sampled_from([2, 3]))
+            s, p, ceil = draw(st.integers(1, 2)), draw(st.integers(0, k // 2)), draw(st.booleans())
+            layers.append(("pool", k, s, p, ceil))
+            size = pooled(size, k, s, p, ceil)
+        elif kind == "residual" and c % 16 == 0:
+            layers.append(("residual", draw(st.sampled_from([1, 3]))))
+            relu = True
+        else:
+            out = draw(st.sampled_from([16, 32]))
+            k, s = draw(st.sampled_from([1, 3])), draw(st.integers(1, 2))
+            p = draw(st.integers(0, k // 2))
+            g = draw(st.sampled_from([1] + ([c] if out == c else [])  # depthwise
+                                     + ([2] if c % 32 == 0 and out % 32 == 0 else [])))
+            act = draw(st.sampled_from(list(RandomNet.ACTIVATIONS)))
+            layers.append(("conv", out, k, s, p, g, act))
+            size, c, relu = (size + 2 * p - k) // s + 1, out, act == "relu"
+        if size < 2:  # a 1x1 map is no NHWC buffer (runtime/arena_layout.py): nor blocked
+            reject()
+    return channels, layers, draw(st.integers(1, 2)), start
+
+
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(net=nets())
+def test_random_conv_nets_compute_what_eager_computes(net):
+    """Blocked, NHWC and the generic path on random conv stacks; every buffer
+    between the first conv and the pool qualifies, so some must be blocked."""
+    channels, layers, batch, size = net
+    torch.manual_seed(0)
+    model = RandomNet(channels, layers)
+    inputs = (torch.randn(batch, channels, size, size),)
+    module, expected = compiled(model, inputs)
+    executable = Executable(module)
+    check(module, expected, inputs, executable)
+    assert executable.blocked, layers

@@ -155,6 +155,19 @@ def test_conv_on_blocked_buffers(shape):
                           (d, d), g)
 
 
+@pytest.mark.parametrize("cin,cout,groups", [(32, 32, 2), (48, 48, 3), (32, 32, 32), (16, 32, 1),
+                                             (16, 32, 16), (32, 64, 32), (32, 32, 4)])
+def test_has_blocked_conv_says_which_grouped_convs_oneDNN_runs_blocked(cin, cout, groups):
+    x, w = torch.randn(2, cin, 6, 6), torch.randn(cout, cin // groups, 3, 3)
+    out = nan_blocked(2, cout, 6, 6)
+    if onednn.has_blocked_conv(cin, cout, groups):
+        onednn.conv2d(blocked(x), w, None, out, (1, 1), (1, 1), (1, 1), groups)()
+        torch.testing.assert_close(out.logical(), F.conv2d(x, w, None, 1, 1, 1, groups), **TOL)
+    else:
+        with pytest.raises(onednn.OneDNNError, match="reference"):
+            onednn.conv2d(blocked(x), w, None, out, (1, 1), (1, 1), (1, 1), groups)
+
+
 def test_blocked_residual_sum_then_relu():
     torch.manual_seed(0)
     x, w, b = torch.randn(2, 32, 6, 6), torch.randn(16, 32, 1, 1), torch.randn(16)
