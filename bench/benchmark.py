@@ -65,6 +65,20 @@ class Progress:
             sys.stderr.flush()
 
 
+def min_ms(fn, iterations: int) -> float:
+    """Best of `iterations` calls after one untimed call: on a shared 2-core
+    machine the noise only adds (a descheduled OpenMP thread stalls its
+    partner for a whole time slice), so the minimum estimates a kernel's
+    own cost best."""
+    fn()
+    times = []
+    for _ in range(iterations):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return min(times) * 1e3
+
+
 def _timed(fn):
     start = time.perf_counter()
     result = fn()

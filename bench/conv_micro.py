@@ -16,11 +16,11 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import time
 
 import torch
 import torch.nn.functional as F
 
+from bench.benchmark import min_ms
 from runtime import fast_kernels
 
 # (in channels, out channels, input size, kernel, stride, count in ResNet-50)
@@ -35,19 +35,6 @@ RESNET50_CONVS = [
     (1024, 512, 14, 1, 1, 1), (512, 512, 14, 3, 2, 1), (512, 2048, 7, 1, 1, 3),
     (1024, 2048, 14, 1, 2, 1), (2048, 512, 7, 1, 1, 2), (512, 512, 7, 3, 1, 2),
 ]
-
-
-def _min_ms(fn, iterations: int) -> float:
-    """Best of `iterations` calls: on a shared 2-core machine the noise only adds
-    (a descheduled OpenMP thread stalls its partner for a whole time slice), so
-    the minimum estimates the algorithm's own cost best."""
-    fn()
-    times = []
-    for _ in range(iterations):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times) * 1e3
 
 
 def candidates(n, cin, cout, size, k, stride, layout="nchw"):
@@ -91,7 +78,7 @@ def main(argv=None) -> int:
             times: dict[str, list[float]] = {name: [] for name in runs}
             for _ in range(3):  # interleave the algorithms
                 for name, run in runs.items():
-                    times[name].append(_min_ms(run, max(1, args.iterations // 3)))
+                    times[name].append(min_ms(run, max(1, args.iterations // 3)))
             med = {name: min(ts) for name, ts in times.items()}
             out = size // stride
             gflop = 2 * args.batch * cout * out * out * cin * k * k / 1e9

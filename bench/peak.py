@@ -17,22 +17,16 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 
 import torch
 
+from bench.benchmark import min_ms
 from runtime import onednn
 
 
 def _rate(run, flops: float, iterations: int) -> float:
-    for _ in range(3):
-        run()
-    times = []
-    for _ in range(iterations):
-        start = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - start)
-    return flops / min(times) / 1e9  # noise only slows a kernel: its best call is its rate
+    # noise only slows a kernel: its fastest call is its rate
+    return flops / min_ms(run, iterations) / 1e6
 
 
 def attainable_gflops(iterations: int = 10) -> dict[str, float]:
