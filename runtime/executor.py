@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import torch
@@ -183,11 +184,35 @@ class Executable:
             self._view_buffers(nhwc, set())
             self.runners = [self._runner(t) for t in self.tasks]
         self.blocked = {s for s, _ in self._buffers if isinstance(self.values[s], dnnl.Blocked)}
+        self.direct_outputs = self._direct_outputs()
         self.pools = hardware.pools()
         self.plans: dict[tuple, Plan] = {}
         self.plan = None if self.dynamic else self._schedule([t.estimate for t in self.tasks])
         self.set_host_order("program")
         self.last_host_ms = self.last_kernel_ms = 0.0
+
+    def _direct_outputs(self) -> dict[int, Callable]:
+        """Results a task can write straight into the tensor `run` returns
+        (output index -> the task runner's `retarget`), instead of `run`
+        copying them out of the arena: a contiguous buffer written by one
+        task with a `retarget` (fast_kernels) and read by none, returned once,
+        with the prepared loop (the others restore nothing)."""
+        if not self.options.prepared_loop or self.dynamic:
+            return {}
+        readers = {s for t in self.tasks for s in t.ins}
+        writers: dict[int, list] = {}
+        for t, runner in zip(self.tasks, self.runners):
+            for s in t.outs:
+                writers.setdefault(s, []).append(runner)
+        static = {s for s, _ in self._buffers}
+        direct = {}
+        for i, s in enumerate(self.outputs):
+            runners = writers.get(s, [])
+            if (s in static and s not in readers and self.outputs.count(s) == 1
+                    and len(runners) == 1 and hasattr(runners[0], "retarget")
+                    and self.values[s].is_contiguous()):
+                direct[i] = runners[0].retarget
+        return direct
 
     def _view_buffers(self, nhwc: set, blocked: set) -> None:
         """Each static buffer's view of the arena in its layout."""
@@ -265,9 +290,19 @@ class Executable:
         values = self.values
         for i, x in enumerate(inputs):
             values[i] = x
+        # Results written straight into the tensors returned (`_direct_outputs`):
+        # new ones each run, and the arena view again afterwards, so that no
+        # runner is left pointing at a tensor the caller may free.
+        direct = {i: torch.empty_like(values[self.outputs[i]]) for i in self.direct_outputs}
+        for i, tensor in direct.items():
+            self.direct_outputs[i](tensor)
         with torch.no_grad():
             if self.options.prepared_loop and not self.dynamic:
-                in_kernels = self._run_prepared(inputs)
+                try:
+                    in_kernels = self._run_prepared(inputs)
+                finally:
+                    for i in direct:
+                        self.direct_outputs[i](values[self.outputs[i]])
             elif not self.dynamic:
                 in_kernels = self._run_listed(values)
             else:
@@ -282,8 +317,8 @@ class Executable:
                     in_kernels = self._run_tasks(values, check_shapes=True)
                 self.plan = plan
         # Results leave in the caller's (contiguous) layout, whatever the arena's.
-        outputs = [values[s].clone(memory_format=torch.contiguous_format)
-                   for s in self.outputs]
+        outputs = [direct[i] if i in direct else values[s].clone(memory_format=torch.contiguous_format)
+                   for i, s in enumerate(self.outputs)]
         for i in range(len(inputs)):
             values[i] = None
         self.last_host_ms = (clock() - start) * 1e3

@@ -293,6 +293,13 @@ class Primitive:
             _check(status, "dnnl_primitive_execute")
 
 
+    def retarget(self, arg: int, tensor: torch.Tensor) -> None:
+        """Point `arg` (say ARG_DST) at `tensor`'s bytes, laid out like the
+        view it was bound to, from the next call on; the caller keeps it alive."""
+        library().dnnl_memory_set_data_handle(self._memories[arg],
+                                              ctypes.c_void_p(tensor.data_ptr()))
+
+
 def _impl(pd) -> str:
     name = ctypes.c_char_p()
     library().dnnl_primitive_desc_query(pd, QUERY_IMPL_INFO, 0, ctypes.byref(name))
