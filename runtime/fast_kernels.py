@@ -27,6 +27,8 @@ by bench/conv_micro.py (see docs/BENCHMARKS.md, "Host runtime"). With
 `primitives` and oneDNN's library present, the oneDNN convs, the linears
 and global average pooling are instead primitives created here, at load,
 for these very views (runtime/onednn.py): each runner is then one call.
+Those primitives alone also run on buffers held in oneDNN's blocked layout
+(runtime/blocked_layout.py); `specialize` refuses any other runner there.
 """
 
 from __future__ import annotations
@@ -411,12 +413,6 @@ def _primitive_conv(conv, x: int, residual: int | None, act, ins: list, weight, 
                                                                        primitive)
 
 
-def _refuse_blocked(op: Operation):
-    """A task bound to Blocked buffers has no runner but a primitive: the
-    executor then lays the arena out without them (runtime/blocked_layout.py)."""
-    raise dnnl.OneDNNError(f"'{op.name}' on blocked buffers: oneDNN declined the primitive")
-
-
 def _conv_task(block: Block, ins: list, constants: list[bool], out: torch.Tensor,
                algorithms: bool, primitives: bool = False) -> Runner | None:
     """conv2d [+ add residual] [+ activation], the result written into `out`.
@@ -439,8 +435,7 @@ def _conv_task(block: Block, ins: list, constants: list[bool], out: torch.Tensor
     params = (_ints(conv.stride), _ints(conv.padding), _ints(conv.dilation),
               conv.groups.value.data)
     if isinstance(out, dnnl.Blocked):  # only a primitive can read or write it
-        return _primitive_conv(conv, x, residual, act, ins, weight, bias, params, out) or \
-            _refuse_blocked(conv)
+        return _primitive_conv(conv, x, residual, act, ins, weight, bias, params, out)
     fast = algorithms and weight.dtype == torch.float32  # the GEMM / oneDNN forms: fp32 only
     algorithm = choose_conv(tuple(weight.shape), *params, out) if fast else "library"
     if algorithm == "onednn_packed" and primitives and dnnl.available():
@@ -633,7 +628,7 @@ def _max_pool_task(block: Block, ins: list, out: torch.Tensor, algorithms: bool
         try:
             pool = dnnl.max_pool2d(ins[src], out, k, s, p, d)
         except dnnl.OneDNNError:
-            _refuse_blocked(op)
+            return None  # `specialize` refuses the blocked buffers
 
         def onednn_max_pool(*args):
             pool()
@@ -665,11 +660,13 @@ def _global_avg_pool_task(block: Block, ins: list, out: torch.Tensor, primitives
         try:
             pool = dnnl.global_avg_pool2d(x, result)
         except dnnl.OneDNNError:
-            pool = None if not blocked else _refuse_blocked(op)
+            pool = None
         if pool is not None:
             def onednn_global_avg_pool(*args):
                 pool()
             return onednn_global_avg_pool
+    if blocked:
+        return None  # torch cannot read it: `specialize` refuses the blocked buffers
 
     def global_avg_pool(*args):  # the permute + reshape of an NHWC view is a view
         torch.mean(args[src].permute(0, 2, 3, 1).reshape(n, -1, c), dim=1, out=result)
@@ -724,11 +721,12 @@ def specialize(block: Block, body, ins: list, constants: list[bool], outs: list,
     `body` is the task's BlockProgram, `ins` the task's input tensors where
     known at load time (None for graph inputs), `constants` which of them are
     weights (whose values may be read at load), `outs` its output views."""
-    ops = _ops(block)
-    blocked = any(isinstance(t, dnnl.Blocked) for t in (*ins, *outs))
     runner = _specialized(block, body, ins, constants, outs, algorithms, primitives)
-    if blocked and runner is None:  # the generic path cannot read a blocked buffer
-        _refuse_blocked(ops[0] if ops else block.last_op)
+    if runner is None and any(isinstance(t, dnnl.Blocked) for t in (*ins, *outs)):
+        # Only a oneDNN primitive reads a blocked buffer, and none was made: the
+        # executor then lays the arena out without them (runtime/blocked_layout.py).
+        op = next(iter(_ops(block)), block.last_op)
+        raise dnnl.OneDNNError(f"'{op.name}' on blocked buffers: no oneDNN primitive for it")
     return runner
 
 
@@ -741,7 +739,7 @@ def _specialized(block: Block, body, ins: list, constants: list[bool], outs: lis
     first = type(ops[0])
     if any(isinstance(t, dnnl.Blocked) for t in (*ins, out)) and not (
             first is ge.Conv2dOp or len(ops) == 1 and first in BLOCKED_POOLS):
-        return None  # runtime/blocked_layout.py gave it a buffer it cannot read
+        return None  # a torch-op runner cannot read it
     if first is ge.Conv2dOp:
         return _conv_task(block, ins, constants, out, algorithms, primitives and algorithms)
     if first is ge.LinearOp:

@@ -483,8 +483,7 @@ def global_avg_pool2d(x: torch.Tensor | Blocked, out: torch.Tensor) -> Primitive
     average pooling whose window is the whole plane. `out` is described as an
     [N, C, 1, 1] tensor, whose strides are ambiguous: oneDNN took its
     reference loop for (C, 1, 1, 1) with a 7x7 NHWC source and for (C, 1, C, C)
-    with a 1x1 one, so both are tried. (Not max pooling: oneDNN starts a max
-    at -FLT_MAX, so an all -inf window gives -3.4e38 where torch gives -inf.)"""
+    with a 1x1 one, so both are tried."""
     if x.dtype != torch.float32 or out.dtype != torch.float32:
         raise OneDNNError(f"the oneDNN primitives here take fp32 tensors only, got {x.dtype}")
     n, c = out.shape
@@ -508,19 +507,10 @@ def _average(handles: _Handles, x: torch.Tensor | Blocked, out: torch.Tensor,
              layout: list[int] | int) -> Primitive:
     """global_avg_pool2d with `out` described by strides or a format tag."""
     n, c = out.shape
-    src, src_pointer = _source(handles, x)
     dst = (handles.md([n, c, 1, 1], None, layout) if isinstance(layout, int)
            else handles.md([n, c, 1, 1], layout))
-    attr = _attributes(handles, ())
-    pd = handles.own("primitive_desc", ctypes.c_void_p())
-    _check(library().dnnl_pooling_forward_primitive_desc_create(
-        ctypes.byref(pd), _engine_and_stream()[0], FORWARD_INFERENCE, POOLING_AVG, src,
-        dst, _Dims(1, 1), _Dims(*x.shape[2:]), _Dims(0, 0), _Dims(0, 0), _Dims(0, 0), attr),
-        "dnnl_pooling_forward_primitive_desc_create")
-    keep = [x, out]
-    args = {ARG_SRC: (src, src_pointer), ARG_DST: (dst, out.data_ptr())}
-    _with_scratchpad(handles, pd, args, keep)
-    return Primitive(handles, pd, args, [], keep)
+    return _pooling(handles, POOLING_AVG, x, out, dst, (1, 1), x.shape[2:], (1, 1), (0, 0),
+                    (0, 0))
 
 
 def max_pool2d(x: torch.Tensor | Blocked, out: torch.Tensor | Blocked, kernel: Sequence[int],
@@ -539,17 +529,26 @@ def max_pool2d(x: torch.Tensor | Blocked, out: torch.Tensor | Blocked, kernel: S
             zip(x.shape[2:], out.shape[2:], kernel, stride, padding, dilation)]
     handles = _Handles()
     try:
-        src, dst = handles.of(x), handles.of(out)
-        attr = _attributes(handles, ())
-        pd = handles.own("primitive_desc", ctypes.c_void_p())
-        _check(library().dnnl_pooling_forward_primitive_desc_create(
-            ctypes.byref(pd), _engine_and_stream()[0], FORWARD_INFERENCE, POOLING_MAX, src,
-            dst, _Dims(*stride), _Dims(*kernel), _Dims(*(d - 1 for d in dilation)),
-            _Dims(*padding), _Dims(*high), attr), "dnnl_pooling_forward_primitive_desc_create")
-        keep = [x, out]
-        args = {ARG_SRC: (src, x.data_ptr()), ARG_DST: (dst, out.data_ptr())}
-        _with_scratchpad(handles, pd, args, keep)
-        return Primitive(handles, pd, args, [], keep)
+        return _pooling(handles, POOLING_MAX, x, out, handles.of(out), stride, kernel,
+                        dilation, padding, high)
     except BaseException:
         handles.destroy()
         raise
+
+
+def _pooling(handles: _Handles, algorithm: int, x, out, dst, stride: Sequence[int],
+             kernel: Sequence[int], dilation: Sequence[int], low: Sequence[int],
+             high: Sequence[int]) -> Primitive:
+    """A pooling primitive from the view `x` into `out`, described by `dst`;
+    its C objects collected in `handles`."""
+    src = handles.of(x)
+    attr = _attributes(handles, ())
+    pd = handles.own("primitive_desc", ctypes.c_void_p())
+    _check(library().dnnl_pooling_forward_primitive_desc_create(
+        ctypes.byref(pd), _engine_and_stream()[0], FORWARD_INFERENCE, algorithm, src, dst,
+        _Dims(*stride), _Dims(*kernel), _Dims(*(d - 1 for d in dilation)), _Dims(*low),
+        _Dims(*high), attr), "dnnl_pooling_forward_primitive_desc_create")
+    keep = [x, out]
+    args = {ARG_SRC: (src, x.data_ptr()), ARG_DST: (dst, out.data_ptr())}
+    _with_scratchpad(handles, pd, args, keep)
+    return Primitive(handles, pd, args, [], keep)
