@@ -27,6 +27,7 @@ from xdsl.dialects.builtin import (
     I64,
     StringAttr,
     TensorType,
+    UnitAttr,
     f64,
     i1,
     i64,
@@ -932,9 +933,13 @@ class LayerNormOp(GEOp):
 
 @irdl_op_definition
 class SoftmaxOp(GEOp):
-    """exp(x) / sum(exp(x)) along `dim`.
+    """exp(x) / sum(exp(x)) along `dim`. With `safe`, a slice that is -inf
+    throughout (attention with a query that may see no key) gives 0 where
+    plain softmax gives NaN: the semantics of torch's scaled_dot_product_attention
+    and `aten._safe_softmax`, which a plain `x.softmax(dim)` does not have.
 
         %y = ge.softmax %x {dim = -1 : i64} : tensor<2x4x8x8xf32>
+        %p = ge.softmax %s {dim = -1 : i64, safe} : tensor<2x4x8x8xf32>
     """
 
     name = "ge.softmax"
@@ -942,13 +947,14 @@ class SoftmaxOp(GEOp):
     input = operand_def(T)
     output = result_def(T)
     dim = prop_def(IntegerAttr[I64])
+    safe = opt_prop_def(UnitAttr)
     irdl_options = (ParsePropInAttrDict(),)
     traits = traits_def(Pure())
     assembly_format = "$input attr-dict `:` type($input)"
 
-    def __init__(self, input: SSAValue, dim: int):
-        super().__init__(operands=[input], result_types=[input.type],
-                         properties={"dim": IntegerAttr(dim, i64)})
+    def __init__(self, input: SSAValue, dim: int, safe: bool = False):
+        properties = {"dim": IntegerAttr(dim, i64)} | ({"safe": UnitAttr()} if safe else {})
+        super().__init__(operands=[input], result_types=[input.type], properties=properties)
 
     def infer_shape(self) -> Shape:
         x = shape_of(self.input)

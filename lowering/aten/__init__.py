@@ -94,6 +94,7 @@ ATEN_TO_GE: dict[Any, Builder] = {
     aten._native_batch_norm_legit_no_training.default: nn.batch_norm,
     aten.native_layer_norm.default: nn.layer_norm,          # output 0 only
     aten._softmax.default: nn.softmax,
+    aten._safe_softmax.default: nn.safe_softmax,
     aten.embedding.default: nn.embedding,
     aten.max_pool2d_with_indices.default: nn.max_pool2d,    # output 0 only
     aten.avg_pool2d.default: nn.avg_pool2d,

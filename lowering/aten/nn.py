@@ -62,6 +62,20 @@ def softmax(g, a) -> Value:
     return g.emit(ge.SoftmaxOp(g.typed(a["self"]), a["dim"]))
 
 
+def safe_softmax(g, a) -> Value:
+    return g.emit(ge.SoftmaxOp(g.typed(a["self"]), a["dim"], safe=True))
+
+
+def _sees_a_key(mask) -> bool:
+    """Whether a mask is a constant that lets every query see some key, so
+    plain softmax gives what SDPA's gives (it never meets an all -inf row)."""
+    if not isinstance(mask, Weight) or mask.tensor.dim() == 0:
+        return False
+    t = mask.tensor
+    kept = t if t.dtype == torch.bool else t > float("-inf")
+    return bool(kept.any(-1).all())
+
+
 def embedding(g, a) -> Value:
     return g.emit(ge.EmbeddingOp(g.value(a["weight"]), g.value(a["indices"])))
 
@@ -136,7 +150,10 @@ def scaled_dot_product_attention(g, a) -> Value:
             att = g.emit(ge.WhereOp(m, att, g.scalar(float("-inf"), att)), "masked")
         else:
             att = g.emit(ge.AddOp(att, g.typed(mask)), "masked")
-    probs = g.emit(ge.SoftmaxOp(att, -1), "softmax")
+    # SDPA gives 0 for a query that sees no key; plain softmax would give NaN.
+    # Only the masks given as constants (the causal one) are known to spare it.
+    safe = bool(masks) and not all(_sees_a_key(g.raw(m)) for m in masks)
+    probs = g.emit(ge.SoftmaxOp(att, -1, safe=safe), "softmax")
     return g.emit(ge.MatMulOp(probs, v))
 
 

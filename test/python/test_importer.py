@@ -480,8 +480,6 @@ class HiddenQuery(nn.Module):
         return F.scaled_dot_product_attention(q, q, q, attn_mask=keep)
 
 
-@pytest.mark.xfail(strict=True, reason="known gap: SDPA is lowered to where/softmax/matmul, "
-                   "whose fully masked rows are NaN; eager's SDPA gives 0 there")
 def test_sdpa_with_a_query_that_sees_no_key_matches_eager():
     torch.manual_seed(0)
     q = torch.randn(1, 2, 4, 8)
@@ -489,4 +487,63 @@ def test_sdpa_with_a_query_that_sees_no_key_matches_eager():
     keep[2] = False  # query 2 sees no key
     module = import_module(HiddenQuery().eval(), (q, keep))
     (out,) = evaluate(module, q, keep)
+    assert not out.isnan().any()
     torch.testing.assert_close(out, HiddenQuery()(q, keep), rtol=1e-4, atol=1e-4)
+    [softmax] = [op for op in module.walk() if isinstance(op, ge.SoftmaxOp)]
+    assert softmax.safe is not None  # the mask is an input: any row may be all masked
+
+
+class ConstantMask(nn.Module):
+    def __init__(self, mask):
+        super().__init__()
+        self.register_buffer("mask", mask)
+
+    def forward(self, q):
+        return F.scaled_dot_product_attention(q, q, q, attn_mask=self.mask)
+
+
+@pytest.mark.parametrize("mask, safe", [
+    (torch.ones(4, 4, dtype=torch.bool).tril(), False),   # every query sees key 0
+    (torch.zeros(4, 4), False),
+    (torch.ones(4, 4, dtype=torch.bool).tril().index_fill(0, torch.tensor([1]), False), True),
+    (torch.zeros(4, 4).index_fill(0, torch.tensor([3]), float("-inf")), True),
+])
+def test_sdpa_constant_masks_take_safe_softmax_only_when_a_row_is_all_masked(mask, safe):
+    torch.manual_seed(0)
+    q = torch.randn(1, 2, 4, 8)
+    model = ConstantMask(mask).eval()
+    module = import_module(model, (q,))
+    [softmax] = [op for op in module.walk() if isinstance(op, ge.SoftmaxOp)]
+    assert (softmax.safe is not None) == safe
+    (out,) = evaluate(module, q)
+    torch.testing.assert_close(out, model(q), rtol=1e-4, atol=1e-4)
+
+
+def test_causal_sdpa_keeps_plain_softmax():
+    q = torch.randn(1, 2, 4, 8)
+    module = import_module(Causal().eval(), (q,))
+    [softmax] = [op for op in module.walk() if isinstance(op, ge.SoftmaxOp)]
+    assert softmax.safe is None
+
+
+class Causal(nn.Module):
+    def forward(self, q):
+        return F.scaled_dot_product_attention(q, q, q, is_causal=True)
+
+
+def test_safe_softmax_kernel_matches_aten_safe_softmax():
+    """All -inf rows give 0; a row with a NaN stays NaN; others are softmax."""
+    from runtime import kernels
+    from xdsl.dialects.builtin import TensorType, f32
+    from xdsl.utils.test_value import create_ssa_value
+
+    x = torch.randn(3, 4, 5)
+    x[0, 1] = float("-inf")
+    x[1, 2, 3] = float("nan")
+    x[2, 0, :4] = float("-inf")
+    for dim in (-1, 1):
+        op = ge.SoftmaxOp(create_ssa_value(TensorType(f32, [3, 4, 5])), dim, safe=True)
+        got = kernels.prepare(op)(x)
+        torch.testing.assert_close(got, torch.ops.aten._safe_softmax(x, dim), equal_nan=True)
+    plain = kernels.prepare(ge.SoftmaxOp(create_ssa_value(TensorType(f32, [3, 4, 5])), -1))(x)
+    assert plain[0, 1].isnan().all()

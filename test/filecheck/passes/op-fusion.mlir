@@ -464,13 +464,15 @@ func.func @attention_variants(%q: tensor<4x3x8xf32>, %kt: tensor<4x8x3xf32>, %v:
 
 // attention_keep_mask: scaled_dot_product_attention's boolean mask (or
 // is_causal) keeps the scores where it is true: where(keep, scores, -inf).
+// A mask given at run time makes the softmax `safe` (a query that sees no
+// key gets 0, as in torch); the group keeps the flag.
 // CHECK-LABEL: func.func @attention_keep_mask
 // CHECK:         ge.fused "attention_keep_mask"(%q, %kt, %scale, %keep, %ninf, %v)
 // CHECK-NEXT:    ^bb0
 // CHECK-NEXT:      ge.matmul
 // CHECK-NEXT:      ge.mul
 // CHECK-NEXT:      ge.where
-// CHECK-NEXT:      ge.softmax
+// CHECK-NEXT:      ge.softmax %{{.*}} {dim = -1 : i64, safe}
 // CHECK-NEXT:      ge.matmul
 // CHECK-NEXT:      ge.yield
 func.func @attention_keep_mask(%q: tensor<4x3x8xf32>, %kt: tensor<4x8x3xf32>, %v: tensor<4x3x8xf32>, %keep: tensor<3x3xi1>) -> tensor<4x3x8xf32> {
@@ -479,7 +481,7 @@ func.func @attention_keep_mask(%q: tensor<4x3x8xf32>, %kt: tensor<4x8x3xf32>, %v
   %s = ge.matmul %q, %kt : tensor<4x3x8xf32>, tensor<4x8x3xf32> -> tensor<4x3x3xf32>
   %d = ge.mul %s, %scale : tensor<4x3x3xf32>, tensor<f32> -> tensor<4x3x3xf32>
   %w = ge.where %keep, %d, %ninf : tensor<3x3xi1>, tensor<4x3x3xf32>, tensor<f32> -> tensor<4x3x3xf32>
-  %p = ge.softmax %w {dim = -1 : i64} : tensor<4x3x3xf32>
+  %p = ge.softmax %w {dim = -1 : i64, safe} : tensor<4x3x3xf32>
   %o = ge.matmul %p, %v : tensor<4x3x3xf32>, tensor<4x3x8xf32> -> tensor<4x3x8xf32>
   func.return %o : tensor<4x3x8xf32>
 }

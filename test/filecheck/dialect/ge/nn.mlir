@@ -57,12 +57,15 @@ func.func @layer_norm(%x: tensor<2x8x64xf32>, %w: tensor<64xf32>, %b: tensor<64x
   func.return %a, %c, %d : tensor<2x8x64xf32>, tensor<2x8x64xf32>, tensor<2x8x64xf32>
 }
 
+// `safe`: an all -inf slice gives 0 (SDPA's softmax), not NaN.
 // CHECK-LABEL: func.func @softmax(
 // CHECK-NEXT:    %y = ge.softmax %x {dim = -1 : i64} : tensor<2x4x?x8xf32>
-// CHECK-NEXT:    func.return %y : tensor<2x4x?x8xf32>
-func.func @softmax(%x: tensor<2x4x?x8xf32>) -> tensor<2x4x?x8xf32> {
+// CHECK-NEXT:    %z = ge.softmax %x {dim = -1 : i64, safe} : tensor<2x4x?x8xf32>
+// CHECK-NEXT:    func.return %y, %z : tensor<2x4x?x8xf32>, tensor<2x4x?x8xf32>
+func.func @softmax(%x: tensor<2x4x?x8xf32>) -> (tensor<2x4x?x8xf32>, tensor<2x4x?x8xf32>) {
   %y = ge.softmax %x {dim = -1 : i64} : tensor<2x4x?x8xf32>
-  func.return %y : tensor<2x4x?x8xf32>
+  %z = ge.softmax %x {dim = -1 : i64, safe} : tensor<2x4x?x8xf32>
+  func.return %y, %z : tensor<2x4x?x8xf32>, tensor<2x4x?x8xf32>
 }
 
 // Embedding rows by i64 (or i32) indices: indices shape + [dim].
