@@ -34,6 +34,9 @@ from ge_dialect import ge
 from ge_dialect.patterns import ANY, Const, Maybe, Op, OpKind, matches
 
 RESHAPES = (ge.ReshapeOp, ge.FlattenOp)
+# What torch.export puts between a projection and attention: the split of a
+# fused qkv projection, the split into heads, heads first (k^T as well).
+HEAD_VIEWS = (ge.SliceOp, *RESHAPES, ge.TransposeOp)
 MATMULS = (ge.MatMulOp, ge.LinearOp)
 # Every op that maps elements one to one: a chain of them is one vector pass.
 ELEMENTWISE = (ge.UnaryElementwiseOp, ge.BinaryElementwiseOp, ge.WhereOp, ge.CastOp)
@@ -105,11 +108,16 @@ class FusionRule:
 # rule would root a group at, so the order is the priority.
 RULES: tuple[FusionRule, ...] = (
     # q @ k^T (/ scale) (+ mask) -> softmax -> @ v; scale, mask and views optional
-    FusionRule("attention", attention(Maybe(Op(ge.AddOp, SCORES, ANY, commutative=True)))),
+    # The views that feed q, k and v join too (`repeat`): inside the group they
+    # are strided views the matmuls read, not copies into buffers of their own.
+    FusionRule("attention", attention(Maybe(Op(ge.AddOp, SCORES, ANY, commutative=True))),
+               repeat=HEAD_VIEWS),
     # the same with masked_fill's mask: where(mask, fill, scores)
-    FusionRule("attention_masked_fill", attention(Op(ge.WhereOp, ANY, ANY, SCORES))),
+    FusionRule("attention_masked_fill", attention(Op(ge.WhereOp, ANY, ANY, SCORES)),
+               repeat=HEAD_VIEWS),
     # scaled_dot_product_attention's boolean mask keeps: where(keep, scores, -inf)
-    FusionRule("attention_keep_mask", attention(Op(ge.WhereOp, ANY, SCORES, ANY))),
+    FusionRule("attention_keep_mask", attention(Op(ge.WhereOp, ANY, SCORES, ANY)),
+               repeat=HEAD_VIEWS),
     FusionRule("conv2d_batch_norm_relu", Op(ge.ReluOp, Op(ge.BatchNormOp, Op(ge.Conv2dOp)))),
     FusionRule("conv2d_add_relu", Op(ge.ReluOp, Op(ge.AddOp, Op(ge.Conv2dOp), commutative=True)),
                same_shape_operands),
@@ -170,9 +178,15 @@ def _rejection(members: list[Operation], claimed: Claimed) -> str | None:
     return None
 
 
+def _size(members: Sequence[Operation]) -> int:
+    """What max-group-size counts: the ops that compute. A view in a group is
+    addressing (how a member reads its operand), not a step of its own."""
+    return sum(not isinstance(op, HEAD_VIEWS) for op in members)
+
+
 def _extend(members: list[Operation], kind: OpKind, max_size: int, claimed: Claimed) -> None:
     """Grow the group through producers of `kind`, of any member, whose users are
-    all in the group: chains (and trees) of any length, up to `max_size` ops.
+    all in the group: chains (and trees) of any length, up to `max_size` ops (`_size`).
     Since only the root has users outside, no outside op can sit between two
     members, so this never makes a cycle."""
     block = members[-1].parent
@@ -187,11 +201,12 @@ def _extend(members: list[Operation], kind: OpKind, max_size: int, claimed: Clai
         at = members.index(after)
         return [*members[:at], p, *members[at:]]
 
-    while len(members) < max_size:
+    while True:
         producers = (v.op for op in members for v in op.operands
                      if isinstance(v, OpResult) and isinstance(v.op, kind)
                      and v.op.parent is block and v.op not in members)
-        grown = next((g for g in map(with_, producers) if _rejection(g, claimed) is None), None)
+        grown = next((g for g in map(with_, producers)
+                      if _size(g) <= max_size and _rejection(g, claimed) is None), None)
         if grown is None:
             return
         members[:] = grown
@@ -209,8 +224,8 @@ def match_group(root: Operation, rule: FusionRule, max_size: int,
         group = Group(list(m.ops), _rejection(m.ops, claimed))
         if group.reason is None and rule.repeat is not None:
             _extend(group.members, rule.repeat, max_size, claimed)
-        if group.reason is None and len(group.members) > max_size:
-            group.reason = f"size cap: {len(group.members)} ops > max-group-size={max_size}"
+        if group.reason is None and _size(group.members) > max_size:
+            group.reason = f"size cap: {_size(group.members)} ops > max-group-size={max_size}"
         if (group.reason is None and rule.constraint is not None
                 and not rule.constraint(group.members)):
             group.reason = f"constraint: {rule.constraint.__name__}"
@@ -318,7 +333,8 @@ class OpFusionPass(ModulePass):
 
     Roots are visited from the end of each function backwards, so a chain is
     always matched from its last op and the longest rule wins.
-    `max-group-size` caps the number of ops in one group; `report=FILE`
+    `max-group-size` caps the number of ops in one group that compute (views
+    do not count: slice, reshape, flatten, transpose); `report=FILE`
     writes the fusion report as JSON (see `fuse_module` for the Python API).
     """
 

@@ -488,6 +488,44 @@ func.func @attention_keep_mask(%q: tensor<4x3x8xf32>, %kt: tensor<4x8x3xf32>, %v
 
 // -----
 
+// The views between a fused qkv projection and attention join the group
+// (`repeat`): the split (slice), the split into heads (reshape) and heads
+// first (transpose, k^T too); the group reads the projection's buffer. A view
+// whose value is also used outside (%kh, returned) stays outside, and so does
+// everything before it. Views do not count towards max-group-size: this
+// group has 10 ops, 3 of which compute, under the default cap of 8.
+// CHECK-LABEL: func.func @attention_head_views
+// CHECK:         %kh = ge.reshape %k
+// CHECK-NEXT:    %[[A:[^ ]*]] = ge.fused "attention"(%qkv, %kh, %v)
+// CHECK-NEXT:    ^bb0
+// CHECK-NEXT:      ge.slice
+// CHECK-NEXT:      ge.reshape
+// CHECK-NEXT:      ge.transpose
+// CHECK-NEXT:      ge.transpose
+// CHECK-NEXT:      ge.matmul
+// CHECK-NEXT:      ge.softmax
+// CHECK-NEXT:      ge.reshape
+// CHECK-NEXT:      ge.transpose
+// CHECK-NEXT:      ge.matmul
+// CHECK-NEXT:      ge.yield
+// CHECK-NEXT:    }
+// CHECK-NEXT:    func.return %[[A]], %kh :
+func.func @attention_head_views(%qkv: tensor<1x3x24xf32>, %k: tensor<1x3x8xf32>, %v: tensor<1x3x8xf32>) -> (tensor<1x2x3x4xf32>, tensor<1x3x2x4xf32>) {
+  %q = ge.slice %qkv {dim = 2 : i64, start = 0 : i64, end = 8 : i64, step = 1 : i64} : tensor<1x3x24xf32> -> tensor<1x3x8xf32>
+  %qh = ge.reshape %q : tensor<1x3x8xf32> -> tensor<1x3x2x4xf32>
+  %qt = ge.transpose %qh {permutation = array<i64: 0, 2, 1, 3>} : tensor<1x3x2x4xf32> -> tensor<1x2x3x4xf32>
+  %kh = ge.reshape %k : tensor<1x3x8xf32> -> tensor<1x3x2x4xf32>
+  %kt = ge.transpose %kh {permutation = array<i64: 0, 2, 3, 1>} : tensor<1x3x2x4xf32> -> tensor<1x2x4x3xf32>
+  %s = ge.matmul %qt, %kt : tensor<1x2x3x4xf32>, tensor<1x2x4x3xf32> -> tensor<1x2x3x3xf32>
+  %p = ge.softmax %s {dim = -1 : i64} : tensor<1x2x3x3xf32>
+  %vh = ge.reshape %v : tensor<1x3x8xf32> -> tensor<1x3x2x4xf32>
+  %vt = ge.transpose %vh {permutation = array<i64: 0, 2, 1, 3>} : tensor<1x3x2x4xf32> -> tensor<1x2x3x4xf32>
+  %o = ge.matmul %p, %vt : tensor<1x2x3x3xf32>, tensor<1x2x3x4xf32> -> tensor<1x2x3x4xf32>
+  func.return %o, %kh : tensor<1x2x3x4xf32>, tensor<1x3x2x4xf32>
+}
+
+// -----
+
 // Negative: the probabilities are also returned, so the block cannot be one
 // op; the softmax stays, and the scores fuse no further than their own chain.
 // CHECK-LABEL: func.func @attention_probs_escape
