@@ -34,9 +34,10 @@ from ge_dialect import ge
 from ge_dialect.patterns import ANY, Const, Maybe, Op, OpKind, matches
 
 RESHAPES = (ge.ReshapeOp, ge.FlattenOp)
-# What torch.export puts between a projection and attention: the split of a
-# fused qkv projection, the split into heads, heads first (k^T as well).
-HEAD_VIEWS = (ge.SliceOp, *RESHAPES, ge.TransposeOp)
+# Ops that only re-address their operand. Between a projection and attention
+# torch.export puts these: the split of a fused qkv projection, the split into
+# heads, heads first (k^T as well).
+VIEWS = (ge.SliceOp, *RESHAPES, ge.TransposeOp)
 MATMULS = (ge.MatMulOp, ge.LinearOp)
 # Every op that maps elements one to one: a chain of them is one vector pass.
 ELEMENTWISE = (ge.UnaryElementwiseOp, ge.BinaryElementwiseOp, ge.WhereOp, ge.CastOp)
@@ -111,13 +112,13 @@ RULES: tuple[FusionRule, ...] = (
     # The views that feed q, k and v join too (`repeat`): inside the group they
     # are strided views the matmuls read, not copies into buffers of their own.
     FusionRule("attention", attention(Maybe(Op(ge.AddOp, SCORES, ANY, commutative=True))),
-               repeat=HEAD_VIEWS),
+               repeat=VIEWS),
     # the same with masked_fill's mask: where(mask, fill, scores)
     FusionRule("attention_masked_fill", attention(Op(ge.WhereOp, ANY, ANY, SCORES)),
-               repeat=HEAD_VIEWS),
+               repeat=VIEWS),
     # scaled_dot_product_attention's boolean mask keeps: where(keep, scores, -inf)
     FusionRule("attention_keep_mask", attention(Op(ge.WhereOp, ANY, SCORES, ANY)),
-               repeat=HEAD_VIEWS),
+               repeat=VIEWS),
     FusionRule("conv2d_batch_norm_relu", Op(ge.ReluOp, Op(ge.BatchNormOp, Op(ge.Conv2dOp)))),
     FusionRule("conv2d_add_relu", Op(ge.ReluOp, Op(ge.AddOp, Op(ge.Conv2dOp), commutative=True)),
                same_shape_operands),
@@ -181,7 +182,7 @@ def _rejection(members: list[Operation], claimed: Claimed) -> str | None:
 def _size(members: Sequence[Operation]) -> int:
     """What max-group-size counts: the ops that compute. A view in a group is
     addressing (how a member reads its operand), not a step of its own."""
-    return sum(not isinstance(op, HEAD_VIEWS) for op in members)
+    return sum(not isinstance(op, VIEWS) for op in members)
 
 
 def _extend(members: list[Operation], kind: OpKind, max_size: int, claimed: Claimed) -> None:
