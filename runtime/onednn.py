@@ -32,6 +32,7 @@ import functools
 import os
 import site
 import sys
+import warnings
 import weakref
 from collections.abc import Callable, Sequence
 
@@ -139,10 +140,14 @@ def library() -> ctypes.CDLL | None:
         try:
             lib = ctypes.CDLL(path)
             lib.dnnl_version.restype = ctypes.POINTER(_Version)
-        except (OSError, AttributeError):  # no such file, or not oneDNN
+        except (OSError, AttributeError) as e:  # no such file, or not oneDNN
+            _unusable(path, f"cannot load it as oneDNN ({e})")
             continue
         version = lib.dnnl_version().contents
         if version.major != 3 or version.cpu_runtime != RUNTIME_OMP:
+            _unusable(path, f"oneDNN {version.major}.{version.minor} with CPU runtime "
+                            f"{version.cpu_runtime}, where oneDNN 3 built with OpenMP "
+                            f"({RUNTIME_OMP}) is needed")
             continue
         lib.dnnl_primitive_desc_query_md.restype = ctypes.c_void_p
         lib.dnnl_memory_desc_get_size.restype = ctypes.c_size_t
@@ -154,6 +159,15 @@ def library() -> ctypes.CDLL | None:
                                                ctypes.c_void_p]
         return lib
     return None
+
+
+def _unusable(path: str, reason: str) -> None:
+    """A library the user named and we cannot use is said, not skipped
+    silently: the runtime then takes torch's (slower) ops."""
+    if os.environ.get("GE_ONEDNN_LIBRARY"):
+        warnings.warn(f"GE_ONEDNN_LIBRARY={path}: {reason}; the runtime uses torch's "
+                      "ops instead (unset it to use the onednn-cpu-gomp wheel's library)",
+                      RuntimeWarning, stacklevel=3)
 
 
 def available() -> bool:

@@ -254,3 +254,5 @@ def test_without_the_library_the_runtime_keeps_torch_ops(setting):
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                           cwd=os.path.dirname(os.path.dirname(os.path.dirname(__file__))))
     assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr[-2000:]
+    # a library named and not usable is said (turning it off is not)
+    assert ("GE_ONEDNN_LIBRARY=" in done.stderr) == (setting != "none"), done.stderr[-2000:]
