@@ -83,6 +83,12 @@ def test_bert_attention_and_layer_norms_are_one_fused_op_each():
         # q @ k^T, scale, mask, softmax, @ v: the whole block
         assert names.count("ge.matmul") == 2
         assert {"ge.div", "ge.add", "ge.softmax"} <= set(names)
+        # and the views that feed q, k and v: it reads the qkv projection itself
+        assert {"ge.slice", "ge.transpose"} <= set(names)
+        assert any(isinstance(v.owner, ge.LinearOp) for v in op.operands)
+    # no copy of q, k or v is left between a projection and its attention
+    assert not [op for op in ops if isinstance(op, ge.SliceOp | ge.TransposeOp)
+                and any(use.operation in attention for r in op.results for use in r.uses)]
     for op in norms:
         assert op.kind.data == "add_layer_norm"
         assert [m.name for m in op.members].count("ge.layer_norm") == 1
