@@ -39,7 +39,7 @@ from xdsl.dialects.builtin import Float32Type
 from xdsl.ir import Operation, SSAValue
 
 from ge_dialect import ascend, ge
-from runtime.fast_kernels import conv_pattern
+from runtime.fast_kernels import clamps_at_zero, conv_pattern
 from runtime.onednn import BLOCK, has_blocked_conv, reads_into_blocked
 
 
@@ -65,10 +65,7 @@ def _fits(buffer: ascend.BufferOp) -> bool:
 def _relu_conv(task: ascend.TaskOp) -> bool:
     """A conv task whose output is a ReLU's or a clamp's at 0 or above."""
     pattern = conv_pattern(task.body.block)
-    if pattern is None or pattern.act is None:
-        return False
-    attr, scalars, _ = pattern.act
-    return attr == "relu" or attr == "hardtanh" and scalars[0] >= 0.0
+    return pattern is not None and clamps_at_zero(pattern.act)
 
 
 def _is_max_pool(task: ascend.TaskOp) -> bool:

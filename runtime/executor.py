@@ -176,13 +176,13 @@ class Executable:
                    and dnnl.available() else set())
         self._view_buffers(nhwc, blocked)
         try:
-            self.runners = [self._runner(t) for t in self.tasks]
+            self.runners = self._runners()
         except dnnl.OneDNNError:
             if not blocked:
                 raise
             # oneDNN declined a primitive on a blocked buffer: lay them all out NHWC
             self._view_buffers(nhwc, set())
-            self.runners = [self._runner(t) for t in self.tasks]
+            self.runners = self._runners()
         self.blocked = {s for s, _ in self._buffers if isinstance(self.values[s], dnnl.Blocked)}
         self.direct_outputs = self._direct_outputs()
         self.pools = hardware.pools()
@@ -233,14 +233,27 @@ class Executable:
                                  "once it has run at some input shape")
         return self.plan.slots
 
-    def _runner(self, task: Task) -> fast_kernels.Runner:
+    def _runners(self) -> list[fast_kernels.Runner]:
+        """One runner per task, in program order, so that a task knows whether
+        the runner writing its input holds a ReLU's values (`writes_relu`)."""
+        relu: set[int] = set()
+        runners = []
+        for task in self.tasks:
+            runner = self._runner(task, bool(task.ins) and task.ins[0] in relu)
+            if getattr(runner, "writes_relu", False):
+                relu.update(task.outs)
+            runners.append(runner)
+        return runners
+
+    def _runner(self, task: Task, relu_input: bool = False) -> fast_kernels.Runner:
         """The task as one call over its inputs, writing its output view(s)."""
         outs = [self.values[s] for s in task.outs]
         if self.options.zero_copy:
             fast = fast_kernels.specialize(task.op.body.block, task.body,
                                            [self.values[s] for s in task.ins],
                                            [s in self.weight_slots for s in task.ins], outs,
-                                           self.options.algorithms, self.options.primitives)
+                                           self.options.algorithms, self.options.primitives,
+                                           relu_input)
             if fast is not None:
                 return fast
         body = task.body

@@ -56,6 +56,20 @@ def _retargetable(runner: Runner, primitive: dnnl.Primitive) -> Runner:
     return runner
 
 
+def _writes_relu(runner: Runner) -> Runner:
+    """Mark `runner` as writing a ReLU's values into its output: none below 0
+    and no NaN (oneDNN's ReLU and clip post-ops map NaN to 0), so a max-pool
+    of them may be oneDNN's, whose max differs from torch's on NaN and -inf
+    only (the executor passes `relu_input`)."""
+    runner.writes_relu = True
+    return runner
+
+
+def clamps_at_zero(act) -> bool:
+    """An activation (attr, scalars, algorithm) whose result is never below 0."""
+    return act is not None and (act[0] == "relu" or act[0] == "hardtanh" and act[1][0] >= 0.0)
+
+
 def _ints(attr) -> tuple[int, ...]:
     return tuple(attr.get_values())
 
@@ -394,23 +408,24 @@ def _primitive_conv(conv, x: int, residual: int | None, act, ins: list, weight, 
     except dnnl.OneDNNError:
         return None
     blocked = isinstance(out, dnnl.Blocked)
+    mark = _writes_relu if clamps_at_zero(act) else (lambda r: r)
     if ins[x] is None:  # a graph input: its bytes arrive with each call
         def onednn_primitive_input(*args):
             primitive(dnnl.per_call(args[x], blocked))
-        return onednn_primitive_input if residual is not None else _retargetable(
-            onednn_primitive_input, primitive)
+        return mark(onednn_primitive_input if residual is not None else _retargetable(
+            onednn_primitive_input, primitive))
     if copy_residual:
         source, target = (res.data, out.data) if blocked else (res, out)
 
         def onednn_primitive_residual(*args):
             target.copy_(source)
             primitive()
-        return onednn_primitive_residual
+        return mark(onednn_primitive_residual)
 
     def onednn_primitive(*args):
         primitive()
-    return onednn_primitive if residual is not None else _retargetable(onednn_primitive,
-                                                                       primitive)
+    return mark(onednn_primitive if residual is not None else _retargetable(onednn_primitive,
+                                                                            primitive))
 
 
 def _conv_task(block: Block, ins: list, constants: list[bool], out: torch.Tensor,
@@ -609,14 +624,15 @@ def _linear_task(block: Block, ins: list, constants: list[bool], out: torch.Tens
     return linear
 
 
-def _max_pool_task(block: Block, ins: list, out: torch.Tensor, algorithms: bool
-                   ) -> Runner | None:
+def _max_pool_task(block: Block, ins: list, out: torch.Tensor, algorithms: bool,
+                   relu_input: bool = False) -> Runner | None:
     """max_pool2d on an NHWC copy of the input: torch's NCHW max-pool kernel took
     3.3 ms on ResNet-50's 64x112x112 stem output, 0.68 ms with the reorder.
-    Not oneDNN's pooling primitive, which writes the view directly: it starts
-    each window at -FLT_MAX, so an all -inf window gives -3.4e38, not -inf,
-    and it drops NaN; except on Blocked buffers, which only a ReLU'd conv
-    primitive writes (no -inf, no NaN there)."""
+    oneDNN's pooling primitive, which writes the view directly (0.05 ms on
+    that shape, NHWC), only on a ReLU'd conv primitive's output (`relu_input`;
+    Blocked buffers always are): it starts each window at -FLT_MAX, so an all
+    -inf window gives -3.4e38, not -inf, and it drops NaN; a ReLU's output
+    has neither."""
     (op,) = _ops(block)
     src = _arg(op.input, block)
     if not algorithms or src is None or len(op.input.type.get_shape()) != 4:
@@ -624,15 +640,18 @@ def _max_pool_task(block: Block, ins: list, out: torch.Tensor, algorithms: bool
     k, s, p, d = (_ints(op.kernel_size), _ints(op.stride), _ints(op.padding),
                   _ints(op.dilation))
     ceil = bool(op.ceil_mode.value.data)
-    if isinstance(out, dnnl.Blocked):  # its input is a ReLU's: runtime/blocked_layout.py
+    if isinstance(out, dnnl.Blocked) or (relu_input and dnnl.available() and all(
+            isinstance(t, torch.Tensor) and is_nhwc(t) for t in (ins[src], out))):
         try:
             pool = dnnl.max_pool2d(ins[src], out, k, s, p, d)
         except dnnl.OneDNNError:
-            return None  # `specialize` refuses the blocked buffers
-
-        def onednn_max_pool(*args):
-            pool()
-        return onednn_max_pool
+            pool = None  # `specialize` refuses blocked buffers; NHWC ones take torch's
+        if pool is not None:
+            def onednn_max_pool(*args):
+                pool()
+            return _writes_relu(onednn_max_pool)  # a max of ReLU values is one
+        if isinstance(out, dnnl.Blocked):
+            return None
 
     def max_pool_nhwc(*args):
         x = args[src].contiguous(memory_format=torch.channels_last)
@@ -715,13 +734,16 @@ BLOCKED_POOLS = (ge.MaxPool2dOp, ge.AdaptiveAvgPool2dOp)
 
 
 def specialize(block: Block, body, ins: list, constants: list[bool], outs: list,
-               algorithms: bool = True, primitives: bool = True) -> Runner | None:
+               algorithms: bool = True, primitives: bool = True,
+               relu_input: bool = False) -> Runner | None:
     """A runner writing the task's result into `outs[0]`, or None for the generic path.
 
     `body` is the task's BlockProgram, `ins` the task's input tensors where
     known at load time (None for graph inputs), `constants` which of them are
-    weights (whose values may be read at load), `outs` its output views."""
-    runner = _specialized(block, body, ins, constants, outs, algorithms, primitives)
+    weights (whose values may be read at load), `outs` its output views,
+    `relu_input` whether a runner marked `writes_relu` writes its first input."""
+    runner = _specialized(block, body, ins, constants, outs, algorithms, primitives,
+                          relu_input)
     if runner is None and any(isinstance(t, dnnl.Blocked) for t in (*ins, *outs)):
         # Only a oneDNN primitive reads a blocked buffer, and none was made: the
         # executor then lays the arena out without them (runtime/blocked_layout.py).
@@ -731,7 +753,7 @@ def specialize(block: Block, body, ins: list, constants: list[bool], outs: list,
 
 
 def _specialized(block: Block, body, ins: list, constants: list[bool], outs: list,
-                 algorithms: bool, primitives: bool) -> Runner | None:
+                 algorithms: bool, primitives: bool, relu_input: bool) -> Runner | None:
     ops = _ops(block)
     if len(outs) != 1 or outs[0] is None or not ops:
         return None
@@ -745,7 +767,7 @@ def _specialized(block: Block, body, ins: list, constants: list[bool], outs: lis
     if first is ge.LinearOp:
         return _linear_task(block, ins, constants, out, algorithms, primitives)
     if len(ops) == 1 and first is ge.MaxPool2dOp:
-        return _max_pool_task(block, ins, out, algorithms)
+        return _max_pool_task(block, ins, out, algorithms, relu_input and primitives)
     if len(ops) == 1 and first is ge.AdaptiveAvgPool2dOp and algorithms:
         return _global_avg_pool_task(block, ins, out, primitives)
     if len(ops) == 1 and isinstance(ops[0], VIEW_OPS):

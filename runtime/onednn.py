@@ -530,14 +530,15 @@ def _average(handles: _Handles, x: torch.Tensor | Blocked, out: torch.Tensor,
 def max_pool2d(x: torch.Tensor | Blocked, out: torch.Tensor | Blocked, kernel: Sequence[int],
                stride: Sequence[int], padding: Sequence[int], dilation: Sequence[int]
                ) -> Primitive:
-    """Max pooling of the view `x` into `out` (laid out alike); the right and
+    """Max pooling of the view `x` into `out`, both Blocked or both NHWC (a
+    mix has only the reference loop, which `Primitive` refuses); the right and
     bottom padding follow from the shapes, so a ceil_mode output works too.
     oneDNN's max differs from torch's on two inputs: it starts each window at
     -FLT_MAX, so an all -inf window gives -3.4e38, and it drops NaN. Use it
-    only where neither can occur (runtime/blocked_layout.py: after a ReLU)."""
+    only where neither can occur: on what a ReLU'd conv primitive wrote."""
     if x.dtype != torch.float32 or out.dtype != torch.float32:
         raise OneDNNError(f"the oneDNN primitives here take fp32 tensors only, got {x.dtype}")
-    if not same_layout(x, out):
+    if isinstance(x, Blocked) != isinstance(out, Blocked):
         raise OneDNNError("max_pool2d wants its source and destination laid out alike")
     high = [(o - 1) * s + (k - 1) * d + 1 - i - p for i, o, k, s, p, d in
             zip(x.shape[2:], out.shape[2:], kernel, stride, padding, dilation)]

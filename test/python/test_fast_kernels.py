@@ -366,6 +366,32 @@ def test_max_pool_via_nhwc_matches_eager():
         torch.testing.assert_close(o, e)  # max is exact
 
 
+class ReluPool(nn.Module):
+    def __init__(self, relu=True):
+        super().__init__()
+        self.conv, self.relu = nn.Conv2d(3, 8, 3, padding=1), relu
+
+    def forward(self, x):
+        y = self.conv(x)
+        return nn.functional.max_pool2d(torch.relu(y) if self.relu else y, 3, 2, 1) * 2.0
+
+
+@pytest.mark.skipif(not onednn.available(), reason="needs the oneDNN library")
+@pytest.mark.parametrize("relu, primitives, pool", [
+    (True, True, "onednn_max_pool"),    # a ReLU'd conv primitive wrote its input
+    (False, True, "max_pool_nhwc"),     # no ReLU: -inf and NaN may reach it
+    (True, False, "max_pool_nhwc"),     # torch's conv and ReLU keep NaN
+])
+def test_max_pool_is_onednns_only_after_a_relu_d_conv_primitive(relu, primitives, pool):
+    torch.manual_seed(0)
+    inputs = (torch.randn(1, 3, 10, 10),)
+    module, expected = compiled(ReluPool(relu), inputs)
+    fast = Executable(module, options=Options(primitives=primitives))
+    assert not fast.blocked
+    assert pool in kinds(fast).values(), kinds(fast)
+    torch.testing.assert_close(fast.run(*inputs)[0], expected, **TOL)
+
+
 class ElementwiseTails(nn.Module):
     def forward(self, x, y):
         a = torch.sigmoid(x * 2.0) - y      # ends in sub
