@@ -550,3 +550,17 @@ def test_fp16_convs_keep_the_library_conv():
     executable = Executable(module)
     assert set(kinds(executable).values()) == {"library"}, kinds(executable)
     torch.testing.assert_close(executable.run(*inputs)[0], expected, rtol=1e-3, atol=1e-3)
+
+
+def test_nan_at_a_fused_relu_is_zeroed_and_algorithms_off_keeps_it():
+    """The documented difference (README, host runtime speed): oneDNN's ReLU
+    post-op maps NaN to 0; torch's conv then relu, as eager, keep it."""
+    model = nn.Sequential(nn.Conv2d(3, 8, 3, padding=1), nn.ReLU())
+    x = torch.randn(1, 3, 8, 8)
+    x[0, 0, 3, 3] = float("nan")
+    module, expected = compiled(model, (x,))
+    assert expected.isnan().any()
+    exact = Executable(module, options=Options(algorithms=False)).run(x)[0]
+    torch.testing.assert_close(exact, expected, equal_nan=True, **TOL)
+    if onednn.available():
+        assert not Executable(module).run(x)[0].isnan().any()
