@@ -185,15 +185,29 @@ def test_a_conv_mixing_nhwc_and_blocked_is_refused():
         onednn.conv2d(x, w, None, nan_blocked(1, 16, 8, 8), (1, 1), (0, 0), (1, 1), 1)
 
 
+@pytest.mark.parametrize("layout", ["blocked", "nhwc"])
 @pytest.mark.parametrize("size,kernel,stride,padding,ceil", [
     (12, 3, 2, 1, False), (11, 3, 2, 1, True), (9, 2, 2, 0, True), (8, 3, 1, 1, False)])
-def test_blocked_max_pool_on_relu_values_matches_torch(size, kernel, stride, padding, ceil):
+def test_max_pool_on_relu_values_matches_torch(size, kernel, stride, padding, ceil, layout):
     torch.manual_seed(0)
     x = F.relu(torch.randn(2, 32, size, size))
     expected = F.max_pool2d(x, kernel, stride, padding, ceil_mode=ceil)
-    out = nan_blocked(*expected.shape)
-    onednn.max_pool2d(blocked(x), out, (kernel,) * 2, (stride,) * 2, (padding,) * 2, (1, 1))()
-    torch.testing.assert_close(out.logical(), expected, rtol=0, atol=0)
+    window = ((kernel,) * 2, (stride,) * 2, (padding,) * 2, (1, 1))
+    if layout == "blocked":
+        out = nan_blocked(*expected.shape)
+        onednn.max_pool2d(blocked(x), out, *window)()
+        got = out.logical()
+    else:
+        got = torch.full_like(expected, float("nan")).contiguous(
+            memory_format=torch.channels_last)
+        onednn.max_pool2d(x.contiguous(memory_format=torch.channels_last), got, *window)()
+    torch.testing.assert_close(got, expected, rtol=0, atol=0)
+
+
+def test_max_pool_mixing_nhwc_and_blocked_is_refused():
+    x = F.relu(torch.randn(1, 16, 8, 8))
+    with pytest.raises(onednn.OneDNNError, match="laid out alike"):
+        onednn.max_pool2d(blocked(x), torch.empty(1, 16, 4, 4), (2, 2), (2, 2), (0, 0), (1, 1))
 
 
 def test_blocked_global_avg_pool_matches_the_mean():
