@@ -42,8 +42,9 @@ from xdsl.printer import Printer  # noqa: E402
 from bench import synthetic  # noqa: E402
 from ge_dialect import make_context  # noqa: E402
 from ge_dialect.verifier import verify  # noqa: E402
-from passes import get_all_passes, instrument  # noqa: E402
-from passes.gc_tuning import fewer_collections  # noqa: E402
+from passes import get_all_passes
+from passes.driver import instrument  # noqa: E402
+from passes.driver.gc_tuning import fewer_collections  # noqa: E402
 from passes.pipelines import LEVELS  # noqa: E402
 from runtime.executor import Executable  # noqa: E402
 

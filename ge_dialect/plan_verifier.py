@@ -2,7 +2,7 @@
 
 A lowered function is correct on the device only if its memory plan and its
 streams agree. This module checks that, on the IR alone, without the
-planners' code (passes/memory_reuse.py, passes/ascend_graph.py,
+planners' code (passes/memory_reuse.py, passes/planning/task_graph.py,
 `ascend.task_predecessors`), so a planner bug cannot hide itself:
 
 - every `ascend.buffer` lies inside `ascend.arena_size` at a 512-byte

@@ -3,7 +3,7 @@
     result = bisect(module, inputs, "ge-O3", tol=1e-4)
 
 The reference is the GE reference evaluator on the graph as given (before
-any pass). The pipeline runs once under a passes.instrument session that
+any pass). The pipeline runs once under a passes.driver.instrument session that
 evaluates the graph after every leaf pass (the stages of a ge-O<n> level
 count one by one); the first pass whose outputs move past the tolerance is the
 bad pass. That pass is then re-run from a snapshot of its input with a rewrite
@@ -24,8 +24,9 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass, PassPipeline
 
 from ge_dialect import make_context
-from passes import get_all_passes, instrument
-from passes.instrument import Application, PassRecord
+from passes import get_all_passes
+from passes.driver import instrument
+from passes.driver.instrument import Application, PassRecord
 from passes.pipelines import run_passes
 from runtime.reference import evaluate
 

@@ -15,9 +15,10 @@ from xdsl.passes import PassPipeline
 
 from ge_dialect import make_context
 from ge_dialect.verifier import verify
-from passes import get_all_passes, instrument
-from passes.gc_tuning import fewer_collections
-from passes.plugins import load_pass_plugin
+from passes import get_all_passes
+from passes.driver import instrument
+from passes.driver.gc_tuning import fewer_collections
+from passes.driver.plugins import load_pass_plugin
 from runtime.executor import Executable
 
 DEFAULT_PIPELINE = "ge-O3"
@@ -41,8 +42,8 @@ def run_pipeline(module: ModuleOp, pipeline: str, *, plugins: Sequence[str] = ()
                  verify_each: bool = True) -> ModuleOp:
     """Apply a ge-opt style pipeline in place, verifying after every pass.
 
-    `plugins` are pass plugin files to load first (see passes/plugins.py).
-    `verify_each` also turns on the pattern guard rails of passes/instrument.py
+    `plugins` are pass plugin files to load first (see passes/driver/plugins.py).
+    `verify_each` also turns on the pattern guard rails of passes/driver/instrument.py
     (no-op rewrites, non-convergence), unless a session is already active.
     """
     for path in plugins:

@@ -3,7 +3,7 @@
 Factories import lazily, so `ge-opt` pays only for the passes it runs. Both
 `ge-opt` and the `npu_graph` Python API read this table; a test checks that
 every key equals its pass's `name` and has `test/filecheck/passes/<name>.mlir`.
-Passes loaded from plugin files (passes/plugins.py) are merged in.
+Passes loaded from plugin files (passes/driver/plugins.py) are merged in.
 """
 
 from collections.abc import Callable
@@ -103,7 +103,7 @@ def _verify_plan():
 
 def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     """Built-in passes plus those of loaded plugins."""
-    from passes.plugins import registered_passes
+    from passes.driver.plugins import registered_passes
 
     return {**builtin_passes(), **registered_passes()}
 

@@ -1,6 +1,6 @@
 """memory-reuse: plan the activation arena statically, reusing dead buffers' bytes.
 
-The planner itself is plain data (passes/memory_plan.py); this module reads
+The planner itself is plain data (passes/planning/memory.py); this module reads
 the lowered function, decides which elementwise tasks may write in place,
 optionally reorders tasks to meet a memory budget, and writes the plan back:
 every `ascend.buffer` gets its offset and the function its `ascend.arena_size`,
@@ -21,8 +21,8 @@ from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
 
 from ge_dialect import ascend, ge
-from passes import memory_plan
-from passes.ascend_graph import (Clocks, FunctionGraph, clocks, dependences, lowered_graphs,
+from passes.planning import memory as memory_plan
+from passes.planning.task_graph import (Clocks, FunctionGraph, clocks, dependences, lowered_graphs,
                                  read_function)
 
 MB = 2**20

@@ -68,8 +68,8 @@ def check_pass_names(names, known) -> list[str]:
 
 def run_passes(ctx: Context, module: ModuleOp, passes: list[ModulePass]) -> None:
     """Run `passes` in order, verifying the module after each (and instrumenting
-    each on its own under an active passes.instrument session)."""
-    from passes.instrument import pipeline_callback
+    each on its own under an active passes.driver.instrument session)."""
+    from passes.driver.instrument import pipeline_callback
 
     if passes:
         PassPipeline(tuple(passes), callback=pipeline_callback()).apply(ctx, module)

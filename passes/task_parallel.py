@@ -16,8 +16,8 @@ from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i64
 from xdsl.passes import ModulePass
 
 from ge_dialect import ascend
-from passes import stream_plan
-from passes.ascend_graph import FunctionGraph, dependences, lowered_graphs
+from passes.planning import streams as stream_plan
+from passes.planning.task_graph import FunctionGraph, dependences, lowered_graphs
 from runtime import cost_model, scheduler
 
 

@@ -5,7 +5,7 @@ event well-formedness, cross-stream uses covered by events, no overlap of
 buffers that may be live at once). This pass runs them and fails with one
 line naming the first violation, so a broken plan is a user error at the
 command line (exit 1). Under `--verify-each`, ge-opt and the Python API also
-run the checks after every pass that plans (passes/instrument.py), and a
+run the checks after every pass that plans (passes/driver/instrument.py), and a
 plan broken by such a pass is reported as that pass's bug.
 """
 

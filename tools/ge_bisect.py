@@ -40,7 +40,7 @@ def parse_args(argv):
 
 
 def report(args, result) -> int:
-    from passes.plugins import plugin_of
+    from passes.driver.plugins import plugin_of
 
     print(f"ge-bisect: model {args.model}, pipeline '{args.passes}', seed {args.seed}, "
           f"tol {args.tol:g} times the outputs' scale {result.reference_scale:.3g}")
@@ -77,7 +77,7 @@ def main(argv=None) -> int:
     try:
         from lowering.torch_to_ge import GEImportError
         from npu_graph.bisect import bisect
-        from passes.plugins import load_pass_plugin
+        from passes.driver.plugins import load_pass_plugin
         from xdsl.utils.exceptions import DiagnosticException, ParseError
 
         for path in args.load_pass_plugin:

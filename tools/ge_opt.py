@@ -21,8 +21,9 @@ from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseE
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from ge_dialect.verifier import check_dominance
-from passes import get_all_passes, instrument
-from passes.gc_tuning import fewer_collections
+from passes import get_all_passes
+from passes.driver import instrument
+from passes.driver.gc_tuning import fewer_collections
 from passes.pipelines import ARTICLE_NAMES, article_alias
 from tools.toolkit_flags import (
     add_toolkit_arguments,

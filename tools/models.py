@@ -53,7 +53,7 @@ def load_model(spec: str, seed: int):
     if spec.endswith(".mlir"):
         return _load_mlir(spec, seed)
     if ":" in spec:
-        from passes.plugins import import_file
+        from passes.driver.plugins import import_file
 
         path, _, function = spec.rpartition(":")
         factory = getattr(import_file(path, "model"), function, None)

@@ -1,7 +1,7 @@
 """ge-opt's researcher flags: plugins, guard rails, IR dumps, timing, statistics, DOT.
 
 Kept apart from tools/ge_opt.py so the driver stays a thin xDSL subclass; the
-work itself lives in passes/plugins.py, passes/instrument.py and
+work itself lives in passes/driver/plugins.py, passes/driver/instrument.py and
 ge_dialect/dot.py.
 """
 
@@ -42,7 +42,7 @@ def add_toolkit_arguments(parser: argparse.ArgumentParser) -> None:
 
 def load_plugins_from_argv(argv) -> None:
     """Load every --load-pass-plugin file named in argv (before the parser exists)."""
-    from passes.plugins import load_pass_plugin
+    from passes.driver.plugins import load_pass_plugin
 
     scan = argparse.ArgumentParser(add_help=False)
     scan.add_argument(PLUGIN_FLAG, action="append", default=[])
@@ -57,7 +57,7 @@ def _usage_error(message: str):
 
 
 def session_options(args: argparse.Namespace, known_passes) -> dict | None:
-    """Options for passes.instrument.session, or None when no flag asks for one."""
+    """Options for passes.driver.instrument.session, or None when no flag asks for one."""
     from passes import get_all_passes
     from passes.pipelines import canonical_name
 

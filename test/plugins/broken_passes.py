@@ -1,4 +1,4 @@
-"""Passes that each break one guard rail of passes/instrument.py (tests only)."""
+"""Passes that each break one guard rail of passes/driver/instrument.py (tests only)."""
 
 from dataclasses import dataclass
 

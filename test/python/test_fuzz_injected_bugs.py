@@ -21,7 +21,7 @@ from xdsl.pattern_rewriter import (
 
 from ge_dialect import ascend, ge
 from lowering.ge_to_ascend import LowerToAscendPass
-from passes.ascend_graph import lowered_graphs
+from passes.planning.task_graph import lowered_graphs
 from passes.fold_batch_norm import FoldBatchNormIntoLayer, FoldBatchNormPass
 from passes.memory_reuse import MemoryReusePass, plan_graph, write_plan
 from passes.op_fusion import OpFusionPass, fuse

@@ -4,7 +4,7 @@ import gc
 
 import pytest
 
-from passes import gc_tuning
+from passes.driver import gc_tuning
 
 
 def test_thresholds_and_freezing_are_undone_after_an_error():

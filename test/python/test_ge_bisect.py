@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from passes import plugins
+from passes.driver import plugins
 from tools.ge_bisect import FOUND, OK, USER_ERROR, main
 
 PLUGINS = Path(__file__).parents[1] / "plugins"

@@ -1,4 +1,4 @@
-"""passes/instrument.py: guard rails, per-pass records, rewrite budget, and ge-opt's flags."""
+"""passes/driver/instrument.py: guard rails, per-pass records, rewrite budget, and ge-opt's flags."""
 
 import subprocess
 import sys
@@ -10,8 +10,8 @@ from xdsl.utils.exceptions import VerifyException
 
 from ge_dialect import make_context
 from npu_graph.compiler import run_pipeline
-from passes import instrument, plugins
-from passes.instrument import GuardError, fingerprint
+from passes.driver import instrument, plugins
+from passes.driver.instrument import GuardError, fingerprint
 
 PLUGINS = Path(__file__).parents[1] / "plugins"
 BROKEN = str(PLUGINS / "broken_passes.py")

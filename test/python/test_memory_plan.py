@@ -4,9 +4,9 @@ import random
 
 import pytest
 
-from passes import memory_plan as mp
-from passes import stream_plan as sp
-from passes.ascend_graph import ancestors, clocks
+from passes.planning import memory as mp
+from passes.planning import streams as sp
+from passes.planning.task_graph import ancestors, clocks
 
 
 def chain(n: int):

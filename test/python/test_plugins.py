@@ -7,8 +7,9 @@ from pathlib import Path
 import pytest
 
 from npu_graph.compiler import run_pipeline
-from passes import get_all_passes, plugins
-from passes.plugins import PluginError, load_pass_plugin
+from passes import get_all_passes
+from passes.driver import plugins
+from passes.driver.plugins import PluginError, load_pass_plugin
 from xdsl.parser import Parser
 
 from ge_dialect import make_context

@@ -8,7 +8,7 @@ import torch
 
 from ge_dialect import ascend
 from npu_graph.compiler import import_model, lower, optimize, plan_device, run_pipeline
-from passes.ascend_graph import ancestors, dependences, read_function
+from passes.planning.task_graph import ancestors, dependences, read_function
 from runtime.executor import Executable
 from test.models import branchy, resnet_block, tiny_resnet
 

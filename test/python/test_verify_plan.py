@@ -19,7 +19,7 @@ from xdsl.utils.exceptions import PassFailedException, VerifyException
 from ge_dialect import ascend, ge, plan_verifier
 from ge_dialect.plan_verifier import check_function, check_module
 from npu_graph.compiler import import_model, lower, optimize, run_pipeline
-from passes import memory_plan
+from passes.planning import memory as memory_plan
 from runtime.executor import Executable
 from test.models import branchy, tiny_resnet
 from tools.ge_opt import INTERNAL_ERROR, USER_ERROR, main

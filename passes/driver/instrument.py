@@ -53,7 +53,7 @@ from xdsl.traits import HasCanonicalizationPatternsTrait
 from xdsl.transforms.canonicalize import CanonicalizationRewritePattern
 from xdsl.utils.exceptions import VerifyException
 
-from passes import gc_tuning
+from passes.driver import gc_tuning
 
 
 # Passes that write memory plans, streams or events: under verify_each their

@@ -1,7 +1,7 @@
 """Out-of-tree passes: load a Python file of passes and patterns by path.
 
     ge-opt model.mlir --load-pass-plugin my_rules.py -p my-pass
-    passes.plugins.load_pass_plugin("my_rules.py")          # the Python API
+    passes.driver.plugins.load_pass_plugin("my_rules.py")          # the Python API
 
 A plugin file is plain Python. It may define
 

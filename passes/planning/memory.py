@@ -52,7 +52,7 @@ class Allocation:
 
 
 class Order(Protocol):
-    """Happens-before as vector clocks (passes/ascend_graph.py: Clocks)."""
+    """Happens-before as vector clocks (passes/planning/task_graph.py: Clocks)."""
 
     stream: list[int]
     pos: list[int]
