@@ -37,7 +37,7 @@ from bench.benchmark import interleaved
 from bench.peak import attainable_gflops
 from npu_graph import GraphParser, OptimizedGraph
 from npu_graph.compiler import run_pipeline
-from npu_graph.optimizer import build_pipeline
+from passes.pipelines import build_pipeline
 from runtime import onednn
 
 

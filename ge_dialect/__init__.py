@@ -2,6 +2,8 @@
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import Builtin
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.func import Func
 
 from ge_dialect.ascend import Ascend
@@ -14,3 +16,11 @@ def make_context() -> Context:
     for dialect in (Builtin, Func, GE, Ascend):
         ctx.load_dialect(dialect)
     return ctx
+
+
+def find_func(module: ModuleOp, name: str = "main") -> func.FuncOp:
+    """The function `@name` of `module`: `@main` is the graph every stage works on."""
+    for op in module.ops:
+        if isinstance(op, func.FuncOp) and op.sym_name.data == name:
+            return op
+    raise ValueError(f"the module has no function @{name}")

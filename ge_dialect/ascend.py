@@ -41,6 +41,7 @@ from xdsl.irdl import (
 from xdsl.traits import IsolatedFromAbove, MemoryAllocEffect, MemoryWriteEffect, Pure
 from xdsl.utils.exceptions import VerifyException
 
+from ge_dialect import ge
 from ge_dialect.ge import YieldOp
 
 AnyMemRef = base(MemRefType)
@@ -56,6 +57,40 @@ def align(n: int, to: int = MEM_ALIGN) -> int:
 MEMORY_LOWER_BOUND = "ascend.memory_lower_bound"
 MEMORY_NAIVE = "ascend.memory_naive"
 UNITS = ("cube", "vector", "aicpu")
+
+# Discardable attributes hardware-mapping writes on GE ops and lowering reads
+# (prefixed with the dialect's name, as MLIR does for attributes an op does
+# not define): the unit a task runs on, its estimated time, and on the
+# function the chip those estimates are for.
+UNIT_ATTR = "ge.unit"
+COST_ATTR = "ge.cost_us"
+HARDWARE_ATTR = "ge.hardware"
+
+# What each unit can run: matrix ops need the cube; the AI Core has no kernel
+# for these ops (they run as host code on the AI CPU) and no f64 arithmetic.
+CUBE_OPS = (ge.Conv2dOp, ge.ConvTranspose2dOp, ge.MatMulOp, ge.LinearOp)
+AICPU_OPS: dict[type[Operation], str] = {
+    ge.IfOp: "control flow runs on the AI CPU",
+    ge.WhileOp: "control flow runs on the AI CPU",
+    ge.CustomOp: "a custom op has a host kernel only (npu_graph.custom_op), no AI Core kernel",
+}
+NO_AICORE_ELEMENTS = ("f64",)  # the cube takes fp16/int8, the vector unit fp16/fp32/ints
+
+
+def _on_f64(op: Operation) -> bool:
+    return any(isinstance(v.type, TensorType) and str(v.type.element_type) in NO_AICORE_ELEMENTS
+               for v in (*op.operands, *op.results))
+
+
+def choose_unit(ops: Iterable[Operation]) -> str:
+    """The unit a task computing `ops` runs on: the AI CPU for what the AI Core
+    cannot run (AICPU_OPS, f64), the cube for a group with a matrix op, else the
+    vector unit. hardware-mapping annotates with it, lowering falls back to it
+    and checks annotations against it."""
+    ops = list(ops)
+    if any(type(o) in AICPU_OPS or _on_f64(o) for o in ops):
+        return "aicpu"
+    return "cube" if any(isinstance(o, CUBE_OPS) for o in ops) else "vector"
 
 
 def nbytes(t: Attribute) -> int:

@@ -9,7 +9,7 @@ overlaps buffers; a later task-parallel pass spreads tasks over streams.
 
 Units: a task runs on the unit that hardware-mapping's `ge.unit` annotation
 names, if the op has one (an annotation the unit cannot honor is an error),
-else on `unit_of`'s choice.
+else on `ascend.choose_unit`'s choice.
 
 Control flow: a whole `ge.if` or `ge.while` becomes one task on the AI CPU
 (unit "aicpu"), whose body holds the control-flow op with its regions; the
@@ -36,27 +36,14 @@ from xdsl.utils.exceptions import PassFailedException
 from ge_dialect import ascend, ge
 
 MEM_ALIGN, align = ascend.MEM_ALIGN, ascend.align
-CUBE_OPS = (ge.Conv2dOp, ge.ConvTranspose2dOp, ge.MatMulOp, ge.LinearOp)
-AICPU_OPS = (ge.IfOp, ge.WhileOp)
-
-
-def unit_of(ops: list[Operation]) -> str:
-    """Control flow runs on the AI CPU, groups with a matrix op on the cube unit,
-    the rest on the vector unit."""
-    if any(isinstance(op, AICPU_OPS) for op in ops):
-        return "aicpu"
-    return "cube" if any(isinstance(op, CUBE_OPS) for op in ops) else "vector"
-
-
-UNIT_ATTR = "ge.unit"  # set by hardware-mapping
-ANNOTATIONS = (UNIT_ATTR, "ge.cost_us")
+ANNOTATIONS = (ascend.UNIT_ATTR, ascend.COST_ATTR)
 
 
 def annotated_unit(op: Operation, members: list[Operation], where: str) -> str:
     """The unit hardware-mapping chose for `op`, checked against what each unit
-    can run; lowering's own choice (unit_of) when there is no annotation."""
-    default = unit_of(members)
-    attr = op.attributes.get(UNIT_ATTR)
+    can run; the dialect's choice (ascend.choose_unit) when there is no annotation."""
+    default = ascend.choose_unit(members)
+    attr = op.attributes.get(ascend.UNIT_ATTR)
     if attr is None:
         return default
     unit = attr.data if isinstance(attr, StringAttr) else str(attr)
@@ -66,7 +53,7 @@ def annotated_unit(op: Operation, members: list[Operation], where: str) -> str:
                "vector": ("vector", "aicpu")}[default]
     if unit not in allowed:
         raise PassFailedException(
-            f"lower-to-ascend: {where} is annotated {UNIT_ATTR} = \"{unit}\", which cannot "
+            f"lower-to-ascend: {where} is annotated {ascend.UNIT_ATTR} = \"{unit}\", which cannot "
             f"run it; use {' or '.join(repr(u) for u in allowed)}, or drop the annotation")
     return unit
 
@@ -169,6 +156,8 @@ class LowerToAscendPass(ModulePass):
     """
 
     name = "lower-to-ascend"
+    level = "lowering"  # ordering rule 1 and the plan guard rail: passes/pipelines.py
+    plans = True
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for fn in list(op.ops):

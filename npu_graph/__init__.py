@@ -10,7 +10,7 @@ The stage functions (import_model, optimize, lower, ...) are in
 
 from npu_graph.artifact import NpuFileError
 from npu_graph.custom_op import custom_op
-from npu_graph.executor import GraphExecutor
+from npu_graph.graph_executor import GraphExecutor
 from npu_graph.graph import GEGraph, GraphParser, NpuGraph, OptimizedGraph
 from npu_graph.optimizer import CompileError, GraphOptimizer
 

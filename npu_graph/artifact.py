@@ -29,10 +29,10 @@ from xdsl.dialects.builtin import BytesAttr, DenseIntOrFPElementsAttr, IntegerAt
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import ParseError, VerifyException
 
-from ge_dialect import ascend, make_context
+from ge_dialect import ascend, find_func, make_context
 from ge_dialect.tensors import from_numpy, to_numpy
 from ge_dialect.verifier import verify
-from npu_graph.graph import OptimizedGraph, _main
+from npu_graph.graph import OptimizedGraph
 
 FORMAT = "npu_graph.npu"
 FORMAT_VERSION = 1
@@ -84,7 +84,7 @@ def save(graph: OptimizedGraph, path: str) -> None:
         op.attributes[WEIGHT_ATTR] = IntegerAttr(index, i64)
     text = str(module).encode()
     blob = weights.getvalue()
-    fn = _main(module)
+    fn = find_func(module)
     manifest = {
         "format": FORMAT, "format_version": FORMAT_VERSION, "producer": _versions(),
         "name": graph.name, "pipeline": graph.pipeline, "entry": "main",

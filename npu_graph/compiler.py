@@ -1,7 +1,9 @@
-"""The whole pipeline as four plain functions: import, optimize, lower, load.
+"""The whole pipeline as plain functions: import, optimize, lower, plan, load.
 
 Each stage returns IR you can print, so the demo, the tests and `ge-opt`
 see the same thing. The `npu_graph` classes of the GE article sit on these.
+Which passes a stage runs, and in which order, is the pipeline builder's
+(passes/pipelines.py); these functions only run what it builds.
 """
 
 from __future__ import annotations
@@ -15,13 +17,13 @@ from xdsl.passes import PassPipeline
 
 from ge_dialect import make_context
 from ge_dialect.verifier import verify
+from ge_dialect.ascend import HARDWARE_ATTR
 from passes import get_all_passes
 from passes.driver import instrument
 from passes.driver.gc_tuning import fewer_collections
 from passes.driver.plugins import load_pass_plugin
+from passes.pipelines import DEFAULT_LEVEL, precision_passes, session_pipeline
 from runtime.executor import Executable
-
-DEFAULT_PIPELINE = "ge-O3"
 
 
 def import_model(model: torch.nn.Module, example_inputs: tuple,
@@ -57,18 +59,16 @@ def run_pipeline(module: ModuleOp, pipeline: str, *, plugins: Sequence[str] = ()
     return module
 
 
-def optimize(module: ModuleOp, pipeline: str = DEFAULT_PIPELINE, *,
+def optimize(module: ModuleOp, pipeline: str = DEFAULT_LEVEL, *,
              plugins: Sequence[str] = (), precision_mode: str | None = None) -> ModuleOp:
     """Run `pipeline`; then, if `precision_mode` is given (GE's force_fp32,
-    allow_fp32_to_fp16, allow_mix_precision), `precision-mode` and the cleanups
-    that cancel its cast pairs, and refresh hardware-mapping's annotations."""
+    allow_fp32_to_fp16, allow_mix_precision), the passes the builder puts after
+    it (`precision_passes`), mapping again for the chip the graph was mapped for."""
     run_pipeline(module, pipeline, plugins=plugins)
     if precision_mode is not None:
-        run_pipeline(module, f"precision-mode{{mode={precision_mode}}},canonicalize,cse,dce")
-        chip = next((fn.attributes["ge.hardware"].data for fn in module.ops
-                     if "ge.hardware" in fn.attributes), None)
-        if chip is not None:
-            run_pipeline(module, f"hardware-mapping{{hardware={chip}}}")
+        chip = next((fn.attributes[HARDWARE_ATTR].data for fn in module.ops
+                     if HARDWARE_ATTR in fn.attributes), None)
+        run_pipeline(module, ",".join(precision_passes(precision_mode, chip)))
     return module
 
 
@@ -76,44 +76,20 @@ def lower(module: ModuleOp) -> ModuleOp:
     return run_pipeline(module, "lower-to-ascend")
 
 
-def device_pipeline(options: dict | None = None) -> str:
-    """The Ascend-level passes for GE-style session options.
-
-    `ge.streamMaxParallelNum` (default 4) caps the streams, `ge.enableSingleStream`
-    sets the cap to 1. `memory_limit_mb` (with `enable_memory_planning`, on by
-    default when a limit is given) is a budget: memory is then planned before
-    streams, so tasks can still be reordered to fit. Otherwise streams come
-    first, as in GE, and reuse keeps all their parallelism.
-    """
-    opts = dict(options or {})
-    single = str(opts.pop("ge.enableSingleStream", False)).lower() in ("true", "1")
-    streams = 1 if single else int(opts.pop("ge.streamMaxParallelNum", 4))
-    limit = opts.pop("memory_limit_mb", None)
-    planning = opts.pop("enable_memory_planning", limit is not None)
-    if opts:
-        raise ValueError(f"unknown option(s) {', '.join(sorted(opts))}; known: "
-                         "ge.streamMaxParallelNum, ge.enableSingleStream, memory_limit_mb, "
-                         "enable_memory_planning")
-    parallel = f"task-parallel{{max-streams={streams}}}"
-    if planning and limit is not None:
-        return f"memory-reuse{{memory-limit-mb={limit}}},{parallel}"
-    return f"{parallel},memory-reuse"
-
-
 def plan_device(module: ModuleOp, options: dict | None = None) -> ModuleOp:
-    """Streams, events and the static memory plan on lowered (Ascend) IR."""
-    return run_pipeline(module, device_pipeline(options))
+    """Streams, events and the static memory plan on lowered (Ascend) IR, for
+    GE-style session options (`passes.pipelines.session_pipeline`)."""
+    return run_pipeline(module, session_pipeline(options))
 
 
 def compile_model(model: torch.nn.Module, example_inputs: tuple,
-                  pipeline: str = DEFAULT_PIPELINE, options: dict | None = None,
+                  pipeline: str = DEFAULT_LEVEL, options: dict | None = None,
                   dynamic_shapes=None, *, plugins: Sequence[str] = (),
                   precision_mode: str | None = None) -> Executable:
     """torch model -> loaded executable, through every stage of the compiler.
 
     `precision_mode` is GE's (see `optimize`). `options` are GE-style session
-    options for the device plan (see
-    `device_pipeline`); graphs with dynamic shapes keep their single stream and
+    options for the device plan (see `plan_device`); graphs with dynamic shapes keep their single stream and
     are planned per input shape at run time.
     """
     module = import_model(model, example_inputs, dynamic_shapes)

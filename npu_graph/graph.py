@@ -8,7 +8,7 @@ model, reports the runtime's stats and saves to a `.npu` file.
 
 These classes only hold IR and call the compiler's stages
 (npu_graph/compiler.py); flags become a ge-opt pipeline in
-npu_graph/optimizer.py, and the file format is npu_graph/artifact.py.
+passes/pipelines.py, and the file format is npu_graph/artifact.py.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation, SSAValue
 
-from ge_dialect import ascend, ge
+from ge_dialect import ascend, find_func, ge
 from ge_dialect.printing import format_ir
 from npu_graph import compiler
 from runtime.executor import Executable
@@ -65,7 +65,7 @@ def node_lines(module: ModuleOp) -> list[str]:
     name = _Names()
     lines = []
     skip = (ge.ConstOp, ascend.WeightOp, ascend.BufferOp, ascend.DynBufferOp, func.ReturnOp)
-    for op in _main(module).body.block.ops:
+    for op in find_func(module).body.block.ops:
         if isinstance(op, skip):
             continue
         if isinstance(op, ascend.TaskOp):
@@ -84,13 +84,6 @@ def node_lines(module: ModuleOp) -> list[str]:
 
 def _attrs_line(op: Operation) -> str:
     return ", ".join(f"{k}: {v}" for k, v in op.properties.items())
-
-
-def _main(module: ModuleOp) -> func.FuncOp:
-    for op in module.ops:
-        if isinstance(op, func.FuncOp) and op.sym_name.data == "main":
-            return op
-    raise ValueError("the graph has no @main function")
 
 
 def example_inputs(input_spec) -> tuple[torch.Tensor, ...]:
@@ -135,7 +128,7 @@ class GEGraph(_Printable):
         self.name = name
 
     def optimize(self, **flags) -> OptimizedGraph:
-        """Optimize, lower and plan with the article's flags (see npu_graph/optimizer.py)."""
+        """Optimize, lower and plan with the article's flags (see passes/pipelines.py)."""
         from npu_graph.optimizer import GraphOptimizer
 
         return GraphOptimizer().optimize(self, **flags)
@@ -188,7 +181,7 @@ class OptimizedGraph(_Printable):
 
     @property
     def input_names(self) -> list[str]:
-        return [a.name_hint or f"arg{i}" for i, a in enumerate(_main(self.module).args)]
+        return [a.name_hint or f"arg{i}" for i, a in enumerate(find_func(self.module).args)]
 
     def __call__(self, *inputs: torch.Tensor):
         outputs = self.executable.run(*inputs)

@@ -9,8 +9,9 @@ define:
 
 - `ge.unit`: where the task runs. `"cube"` (the AI Core's matrix unit) for a
   group with a conv2d, conv_transpose2d, matmul or linear; `"vector"` for
-  the other ops; `"aicpu"` for what the AI Core cannot run (ON_AICPU below,
-  and any op on f64, which the AI Core has no arithmetic for).
+  the other ops; `"aicpu"` for what the AI Core cannot run (control flow, user
+  kernels, f64). The choice is `ge_dialect.ascend.choose_unit`, which lowering
+  also falls back to.
 - `ge.cost_us`: the roofline estimate of that task in microseconds on the
   `hardware` option's chip (runtime/cost_model.py, the same estimate the
   scheduler gives the lowered task).
@@ -29,44 +30,18 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import func
-from xdsl.dialects.builtin import FloatAttr, ModuleOp, StringAttr, TensorType, f64
+from xdsl.dialects.builtin import FloatAttr, ModuleOp, StringAttr, f64
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
 from ge_dialect import ge
-from lowering.ge_to_ascend import unit_of
+from ge_dialect.ascend import COST_ATTR, HARDWARE_ATTR, UNIT_ATTR, choose_unit
 from runtime import cost_model
-
-UNIT = "ge.unit"
-COST = "ge.cost_us"
-HARDWARE = "ge.hardware"  # on the function: the chip the costs are for
-
-# Ops the AI Core cannot run, with the reason; they go to the AI CPU.
-ON_AICPU: dict[type[Operation], str] = {
-    ge.IfOp: "control flow runs on the AI CPU",
-    ge.WhileOp: "control flow runs on the AI CPU",
-    ge.CustomOp: "a custom op has a host kernel only (npu_graph.custom_op), no AI Core kernel",
-}
-NO_AICORE_ELEMENTS = ("f64",)  # the cube takes fp16/int8, the vector unit fp16/fp32/ints
 
 
 def members(op: Operation) -> list[Operation]:
     """The ops a task for `op` computes, nested regions included."""
     return [o for o in op.walk() if not isinstance(o, ge.YieldOp)]
-
-
-def on_f64(op: Operation) -> bool:
-    values = (*op.operands, *op.results)
-    return any(isinstance(v.type, TensorType)
-               and str(v.type.element_type) in NO_AICORE_ELEMENTS for v in values)
-
-
-def map_unit(op: Operation) -> str:
-    """The unit for `op`: the AI CPU if any member needs it, else lowering's choice."""
-    ops = members(op)
-    if any(type(o) in ON_AICPU or on_f64(o) for o in ops):
-        return "aicpu"
-    return unit_of(ops)
 
 
 @dataclass(frozen=True)
@@ -78,7 +53,7 @@ class HardwareMappingPass(ModulePass):
     """
 
     name = "hardware-mapping"
-    hardware: str = "ascend910"
+    hardware: str = cost_model.DEFAULT_CHIP
 
     def __post_init__(self):
         if self.hardware not in cost_model.HARDWARE:
@@ -90,12 +65,12 @@ class HardwareMappingPass(ModulePass):
         for fn in op.ops:
             if not isinstance(fn, func.FuncOp) or fn.is_declaration:
                 continue
-            fn.attributes[HARDWARE] = StringAttr(self.hardware)
+            fn.attributes[HARDWARE_ATTR] = StringAttr(self.hardware)
             for block in fn.body.blocks:
                 for o in block.ops:
                     if isinstance(o, ge.ConstOp | func.ReturnOp) or o.dialect_name() != "ge":
                         continue
-                    unit = map_unit(o)
+                    unit = choose_unit(members(o))
                     cost = cost_model.estimate_graph_op(o, unit, hw).time_us
-                    o.attributes[UNIT] = StringAttr(unit)
-                    o.attributes[COST] = FloatAttr(round(cost, 3), f64)
+                    o.attributes[UNIT_ATTR] = StringAttr(unit)
+                    o.attributes[COST_ATTR] = FloatAttr(round(cost, 3), f64)

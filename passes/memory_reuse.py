@@ -270,6 +270,8 @@ class MemoryReusePass(ModulePass):
     """
 
     name = "memory-reuse"
+    level = "ascend"  # ordering rule 1 and the plan guard rail: passes/pipelines.py
+    plans = True
     strategy: str = "auto"
     in_place: bool = True
     memory_limit_mb: int | float | None = None

@@ -1,26 +1,51 @@
-"""Optimization levels `ge-O0` .. `ge-O3`, and the GE article's pass names.
+"""The one pipeline builder: levels, flags, options, ordering rules and defaults.
 
-A level is a pass that runs a fixed list of GE-level passes, verifying the IR
-after each one. Any pass can be switched off by name, ours or the article's:
+Everything that decides which passes run, with which options and in which
+order, is here; `ge-opt`, the `npu_graph` API and the benchmarks only call it.
 
-    ge-opt model.mlir -p 'ge-O3{disable=op-fusion,ConstantFoldingPass}'
+- `LEVELS`: `ge-O0` .. `ge-O3`, each a pass (GeO<n>Pass below) that runs a
+  fixed list of GE-level passes, verifying the IR after each one. Any stage
+  can be switched off by name, ours or the article's:
 
-`layout-transform` (NC1HWC0) is not in a level yet: the host runtime's 5-D
+      ge-opt model.mlir -p 'ge-O3{disable=op-fusion,ConstantFoldingPass}'
+
+- `build_pipeline(passes, **flags)`: the article's `optimize(...)` call (its
+  `enable_*` keywords, a `passes=[...]` list, or both) as one ge-opt pipeline
+  string, from GE IR to planned Ascend IR.
+- `precision_passes(mode, hardware)`: what a precision mode adds.
+- `device_passes(...)`, `session_pipeline(options)`: the Ascend-level passes,
+  from the article's flags or from GE-style session options.
+
+The ordering rules, each stated once:
+1. GE-level passes, then `lower-to-ascend`, then Ascend-level passes. A
+   pass says which it is with its `level` class attribute ("ge" when absent,
+   "lowering", "ascend"); `plans = True` marks passes that change the device
+   plan (the guard rails check the plan after them, passes/driver/instrument.py).
+2. `precision-mode` runs after op-fusion (a cast between a conv and its BN or
+   ReLU would hide both from fusion), then canonicalize, cse and dce cancel
+   its cast pairs, then hardware-mapping runs again so its annotations
+   describe the new ops.
+3. Streams before the memory plan, as GE does, so reuse keeps all their
+   parallelism; with a memory budget, the memory plan first, so tasks can
+   still be reordered to fit.
+
+`layout-transform` (NC1HWC0) is not in a level: the host runtime's 5-D
 kernels unpack to NCHW, so it costs host time until they are native; run it
-before op-fusion to get it (see NC1HWC0_PIPELINE).
-
-Levels stop at GE IR; `lower-to-ascend` and the Ascend passes come after.
-`fusion-report=FILE` is passed on to op-fusion (see `ge-opt --fusion-report`).
+before op-fusion to get it (NC1HWC0_PIPELINE).
+`fusion-report=FILE` on a level is passed on to op-fusion (`ge-opt --fusion-report`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass, PassPipeline
+
+DEFAULT_LEVEL = "ge-O3"
+DEFAULT_MAX_STREAMS = 4  # GE's ge.streamMaxParallelNum default here
 
 LEVELS: dict[str, tuple[str, ...]] = {
     "ge-O0": (),
@@ -64,6 +89,138 @@ def check_pass_names(names, known) -> list[str]:
                          f"{', '.join(sorted(known))} (or the article's "
                          f"{', '.join(ARTICLE_NAMES)})")
     return result
+
+
+def level_of(name: str) -> str:
+    """"ge", "lowering" or "ascend": the IR the registered pass `name` works on."""
+    from passes import get_all_passes
+
+    return getattr(get_all_passes()[name](), "level", "ge")
+
+
+def precision_passes(mode: str, hardware: str | None) -> list[str]:
+    """A precision mode after the GE-level passes (rule 2); `hardware` is the chip
+    to map again for, None if the graph was not mapped."""
+    from runtime.cost_model import DEFAULT_CHIP
+
+    remap = ([] if hardware is None else ["hardware-mapping"] if hardware == DEFAULT_CHIP
+             else [f"hardware-mapping{{hardware={hardware}}}"])
+    return [f"precision-mode{{mode={mode}}}", "canonicalize", "cse", "dce", *remap]
+
+
+def device_passes(max_streams: int = DEFAULT_MAX_STREAMS, memory_limit_mb: float | None = None,
+                  *, task_parallel: bool = True, memory_reuse: bool = True) -> list[str]:
+    """The Ascend-level passes (rule 3); `memory_limit_mb` is a budget for the plan."""
+    parallel = [f"task-parallel{{max-streams={max_streams}}}"] if task_parallel else []
+    if not memory_reuse:
+        return parallel
+    if memory_limit_mb is not None:
+        return [f"memory-reuse{{memory-limit-mb={memory_limit_mb:g}}}", *parallel]
+    return [*parallel, "memory-reuse"]
+
+
+def session_pipeline(options: dict | None = None) -> str:
+    """The Ascend-level pipeline for GE-style session options.
+
+    `ge.streamMaxParallelNum` caps the streams, `ge.enableSingleStream` sets
+    the cap to 1. `memory_limit_mb` (with `enable_memory_planning`, on by
+    default when a limit is given) is a budget for the memory plan.
+    """
+    opts = dict(options or {})
+    single = str(opts.pop("ge.enableSingleStream", False)).lower() in ("true", "1")
+    streams = 1 if single else int(opts.pop("ge.streamMaxParallelNum", DEFAULT_MAX_STREAMS))
+    limit = opts.pop("memory_limit_mb", None)
+    planning = opts.pop("enable_memory_planning", limit is not None)
+    if opts:
+        raise ValueError(f"unknown option(s) {', '.join(sorted(opts))}; known: "
+                         "ge.streamMaxParallelNum, ge.enableSingleStream, memory_limit_mb, "
+                         "enable_memory_planning")
+    return ",".join(device_passes(streams, limit if planning else None))
+
+
+@dataclass
+class Flags:
+    """The keywords of the article's `optimize(...)`; each `enable_*` switches one pass."""
+
+    enable_op_fusion: bool = True
+    enable_memory_reuse: bool = True
+    enable_task_parallel: bool = True
+    enable_hardware_mapping: bool = True
+    enable_constant_folding: bool = True
+    enable_dead_code_elimination: bool = True
+    enable_memory_planning: bool = False
+    memory_limit_mb: float | None = None
+    precision_mode: str | None = None
+    max_streams: int = DEFAULT_MAX_STREAMS
+
+    @classmethod
+    def parse(cls, keywords: dict) -> Flags:
+        known = [f.name for f in fields(cls)]
+        bad = sorted(set(keywords) - set(known))
+        if bad:
+            raise ValueError(f"unknown optimize() keyword(s) {', '.join(bad)}; known: "
+                             f"{', '.join(known)}")
+        return cls(**keywords)
+
+    def switched_off(self) -> set[str]:
+        off = {"op-fusion": self.enable_op_fusion, "memory-reuse": self.enable_memory_reuse,
+               "task-parallel": self.enable_task_parallel,
+               "hardware-mapping": self.enable_hardware_mapping,
+               "constant-fold": self.enable_constant_folding,
+               "dce": self.enable_dead_code_elimination}
+        return {name for name, on in off.items() if not on}
+
+    def budget(self) -> float | None:
+        """The memory budget, checked: planning is a mode of memory-reuse."""
+        if not (self.enable_memory_planning or self.memory_limit_mb is not None):
+            return None
+        if self.memory_limit_mb is None:
+            raise ValueError("enable_memory_planning needs memory_limit_mb (the budget in MB)")
+        if not self.enable_memory_reuse:
+            raise ValueError("memory planning is a mode of the memory-reuse pass "
+                             "(MemoryReusePass); enable it to plan within memory_limit_mb")
+        return self.memory_limit_mb
+
+
+def _with_options(name: str, flags: Flags, budget: float | None) -> str:
+    if name == "task-parallel":
+        return f"{name}{{max-streams={flags.max_streams}}}"
+    if name == "memory-reuse" and budget is not None:
+        return f"{name}{{memory-limit-mb={budget:g}}}"
+    return name
+
+
+def build_pipeline(passes: list[str] | None = None, **keywords) -> str:
+    """The ge-opt pipeline for an article-style call; a bad name or flag is a ValueError.
+
+    Without `passes`, the default level and `device_passes`; with them, the
+    given passes in the given order (levels get the switches as `disable=`),
+    split by rule 1 around `lower-to-ascend`."""
+    from passes import get_all_passes
+    from runtime.cost_model import DEFAULT_CHIP
+
+    flags = Flags.parse(keywords)
+    off = flags.switched_off()
+    budget = flags.budget()
+    if passes is None:
+        ge_level = [n for n in LEVELS[DEFAULT_LEVEL] if n not in off]
+        device = device_passes(flags.max_streams, budget,
+                               task_parallel="task-parallel" not in off,
+                               memory_reuse="memory-reuse" not in off)
+    else:
+        names = [n for n in check_pass_names(list(passes), set(get_all_passes()))
+                 if n not in off]
+        if budget is not None and "memory-reuse" not in names:
+            raise ValueError("memory planning is a mode of the memory-reuse pass "
+                             "(MemoryReusePass); enable it to plan within memory_limit_mb")
+        ge_level = [f"{n}{{disable={','.join(sorted(off))}}}" if n in LEVELS and off else n
+                    for n in names if level_of(n) == "ge"]
+        device = [_with_options(n, flags, budget) for n in names if level_of(n) == "ascend"]
+    if flags.precision_mode is not None:
+        mapped = "hardware-mapping" in ge_level
+        ge_level = [n for n in ge_level if n != "hardware-mapping"]
+        ge_level += precision_passes(flags.precision_mode, DEFAULT_CHIP if mapped else None)
+    return ",".join([*ge_level, "lower-to-ascend", *device])
 
 
 def run_passes(ctx: Context, module: ModuleOp, passes: list[ModulePass]) -> None:

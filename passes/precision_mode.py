@@ -60,9 +60,9 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 
 from ge_dialect import ge
+from ge_dialect.ascend import CUBE_OPS
 from ge_dialect.tensors import from_numpy, to_numpy
 
-CUBE_OPS = (ge.Conv2dOp, ge.ConvTranspose2dOp, ge.MatMulOp, ge.LinearOp)
 # GE's mixed-precision trustlist beyond the cube ops: cheap, well-conditioned ops.
 MIX_ALLOW = (ge.ReluOp, ge.ClampOp, ge.AddOp, ge.SubOp, ge.MulOp, ge.NegOp, ge.MaximumOp,
              ge.MinimumOp, ge.MaxPool2dOp)

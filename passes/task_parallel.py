@@ -60,8 +60,10 @@ class TaskParallelPass(ModulePass):
     """
 
     name = "task-parallel"
+    level = "ascend"  # ordering rule 1 and the plan guard rail: passes/pipelines.py
+    plans = True
     max_streams: int = 4
-    hardware: str = "ascend910"
+    hardware: str = cost_model.DEFAULT_CHIP
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.max_streams < 1:

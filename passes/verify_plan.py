@@ -33,6 +33,7 @@ class VerifyPlanPass(ModulePass):
     """
 
     name = "verify-plan"
+    level = "ascend"  # ordering rule 1: passes/pipelines.py
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         problems = check_module(op)

@@ -101,7 +101,8 @@ HARDWARE = {
         cube_macs_per_cycle=16 * 16 * 16, vector_bytes_per_cycle=256,
         l0a_kb=64, l0b_kb=64, l0c_kb=128, l1_kb=512, ub_kb=192, hbm_gb_s=1600.0),
 }
-DEFAULT_HARDWARE = HARDWARE["ascend910"]
+DEFAULT_CHIP = "ascend910"
+DEFAULT_HARDWARE = HARDWARE[DEFAULT_CHIP]
 
 
 @dataclass(frozen=True)

@@ -35,11 +35,10 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import IntegerAttr, MemRefType, ModuleOp
 from xdsl.ir import SSAValue
 
-from ge_dialect import ascend
+from ge_dialect import ascend, find_func
 from runtime import arena_layout, blocked_layout, cost_model, fast_kernels, kernels, scheduler, trace
 from runtime import onednn as dnnl
 from runtime.program import BlockProgram, check_inputs
-from runtime.reference import find_func
 
 MB = 2**20
 

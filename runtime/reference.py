@@ -7,18 +7,10 @@ It is the oracle for passes before lowering: a pass is numerically sound if
 from __future__ import annotations
 
 import torch
-from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 
-from ge_dialect import ascend
+from ge_dialect import ascend, find_func
 from runtime.program import BlockProgram, check_inputs
-
-
-def find_func(module: ModuleOp, name: str = "main") -> func.FuncOp:
-    for op in module.ops:
-        if isinstance(op, func.FuncOp) and op.sym_name.data == name:
-            return op
-    raise ValueError(f"the module has no function @{name}")
 
 
 def evaluate(module: ModuleOp, *inputs: torch.Tensor, func_name: str = "main"

@@ -23,8 +23,9 @@ import os
 import sys
 from pathlib import Path
 
+from tools.models import zoo_factory, zoo_names
+
 USER_ERROR, INTERNAL_ERROR = 1, 2
-REPO_ROOT = Path(__file__).resolve().parents[1]
 
 
 class UsageError(Exception):
@@ -38,14 +39,11 @@ def _usage_error(message: str):
 def load_factory(spec: str):
     """`file.py:function`, `package.module:function`, or a zoo model name."""
     if ":" not in spec:
-        if str(REPO_ROOT) not in sys.path:
-            sys.path.insert(0, str(REPO_ROOT))
-        from test.models import ZOO
-
-        if spec not in ZOO:
+        try:
+            return zoo_factory(spec)
+        except ValueError:
             raise UsageError(f"'{spec}' is neither MODULE:FACTORY nor a zoo model "
-                             f"({', '.join(sorted(ZOO))})")
-        return ZOO[spec]
+                             f"({', '.join(zoo_names())})") from None
     where, name = spec.rsplit(":", 1)
     if where.endswith(".py"):
         path = Path(where)

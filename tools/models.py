@@ -1,45 +1,45 @@
 """Models for the command-line tools: a zoo name, FILE.py:FUNCTION, or FILE.mlir.
 
-Shared by ge-bisect and ge-viz. Zoo names resolve through `test.models.ZOO`
-when the zoo has that index, else to `test.models.<name>.make()`; the repo
-root is put on sys.path so this works from an installed console script.
+`zoo()` is the one way in to the model zoo (`test/models`, whose `ZOO` maps a
+name to a factory returning `(model, example_inputs)`); ge-import, ge-bisect,
+ge-viz, the benchmarks and the demo all go through it. The zoo is loaded from
+this repository's files, not by whatever `test` package is importable
+(Python's standard library has one), so an installed console script finds it.
 """
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
+import importlib.util
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 
 
+def zoo() -> dict[str, Callable]:
+    """The zoo's factories by name."""
+    package = sys.modules.get("test")
+    if package is None or Path(getattr(package, "__file__", "") or "").parent != REPO / "test":
+        spec = importlib.util.spec_from_file_location(
+            "test", REPO / "test" / "__init__.py", submodule_search_locations=[str(REPO / "test")])
+        package = importlib.util.module_from_spec(spec)
+        sys.modules["test"] = package  # the zoo's modules import each other as test.models.*
+        spec.loader.exec_module(package)
+    return importlib.import_module("test.models").ZOO
+
+
 def zoo_names() -> list[str]:
-    models = importlib.import_module("test.models")
-    zoo = getattr(models, "ZOO", None)
-    if zoo is not None:
-        return sorted(zoo)
-    return sorted(m.name for m in pkgutil.iter_modules(models.__path__)
-                  if hasattr(importlib.import_module(f"test.models.{m.name}"), "make"))
+    return sorted(zoo())
 
 
-def zoo_factory(name: str):
-    """`test.models.ZOO[name]` when the zoo has an index, else `test.models.<name>.make`."""
-    if str(REPO) not in sys.path:
-        sys.path.insert(0, str(REPO))
-    models = importlib.import_module("test.models")
-    zoo = getattr(models, "ZOO", None)
-    entry = zoo.get(name) if zoo is not None else None
-    if entry is None and zoo is None and name.isidentifier():
-        try:
-            entry = importlib.import_module(f"test.models.{name}")
-        except ModuleNotFoundError:
-            entry = None
-    if entry is None:
-        raise ValueError(f"unknown model '{name}'; the zoo has: {', '.join(zoo_names())} "
+def zoo_factory(name: str) -> Callable:
+    """The zoo's factory for `name`; an unknown name is a ValueError listing the zoo."""
+    factories = zoo()
+    if name not in factories:
+        raise ValueError(f"unknown model '{name}'; the zoo has: {', '.join(sorted(factories))} "
                          "(or give FILE.py:FUNCTION or FILE.mlir)")
-    return entry if callable(entry) else entry.make
+    return factories[name]
 
 
 def load_model(spec: str, seed: int):
@@ -72,10 +72,9 @@ def _load_mlir(path: str, seed: int):
     import torch
     from xdsl.parser import Parser
 
-    from ge_dialect import make_context
+    from ge_dialect import find_func, make_context
     from npu_graph.bisect import seeded_inputs
     from runtime.kernels import torch_dtype
-    from runtime.reference import find_func
 
     module = Parser(make_context(), Path(path).read_text(), name=path).parse_module()
     module.verify()

@@ -15,7 +15,7 @@ What a session gives:
   * guard rails (`verify_each`): a pattern that reports success without
     changing the IR, and a rewrite that does not converge within a cap
     (naming the patterns that kept firing), raise GuardError; a pass that
-    plans the device (PLAN_PASSES) and turns a correct plan into a broken
+    plans the device (a pass with `plans = True`) and turns a correct plan into a broken
     one (ge_dialect/plan_verifier.py) fails verification. Verification
     after each pass, naming the pass, is done by `pipeline_callback` always.
   * `passes`: one PassRecord per pass run (nested passes of ge-O<n> too), with
@@ -54,11 +54,6 @@ from xdsl.transforms.canonicalize import CanonicalizationRewritePattern
 from xdsl.utils.exceptions import VerifyException
 
 from passes.driver import gc_tuning
-
-
-# Passes that write memory plans, streams or events: under verify_each their
-# output plan is checked whenever their input plan was correct (or absent).
-PLAN_PASSES = frozenset({"lower-to-ascend", "memory-reuse", "task-parallel"})
 
 
 class GuardError(Exception):
@@ -276,14 +271,15 @@ def pipeline_callback(inner: Callable | None = None) -> Callable:
 
 def _check_plan(s: Session, prev: ModulePass | None, module: ModuleOp,
                 nxt: ModulePass | None) -> None:
-    """A plan pass must not break a correct plan; a broken input plan is not its fault."""
+    """A pass that plans (`plans = True`: it writes memory plans, streams or
+    events) must not break a correct plan; a broken input plan is not its fault."""
     from ge_dialect.plan_verifier import check_module, summary
 
-    if prev is not None and prev.name in PLAN_PASSES and s.plan_was_correct:
+    if getattr(prev, "plans", False) and s.plan_was_correct:
         problems = check_module(module)
         if problems:
             raise VerifyException(f"its device plan is broken: {summary(problems)}")
-    if nxt is not None and nxt.name in PLAN_PASSES:
+    if getattr(nxt, "plans", False):
         s.plan_was_correct = not check_module(module)
 
 

@@ -42,10 +42,11 @@ from xdsl.utils.exceptions import DiagnosticException, ParseError
 from ge_dialect import ascend, make_context
 from ge_dialect.plan_verifier import check_module, summary
 from ge_dialect.verifier import verify
-from npu_graph.compiler import DEFAULT_PIPELINE
+from passes.pipelines import DEFAULT_LEVEL
 from passes import get_all_passes
 from runtime.executor import Executable
-from runtime.reference import evaluate, find_func
+from ge_dialect import find_func
+from runtime.reference import evaluate
 from test.fuzz.graphs import Graph, GraphModule, eager, example_inputs, to_module
 
 PassTable = dict[str, Callable[[], type[ModulePass]]]
@@ -81,11 +82,11 @@ def pipelines_under_test(passes: PassTable | None = None) -> list[str]:
     passes = passes if passes is not None else available_passes()
     singles = list(get_all_passes()) + [p for p in XDSL_PASSES if p in passes]
     pipelines = singles + [f"{LOWER},{p}" for p in singles if p != LOWER]
-    pipelines += [DEFAULT_PIPELINE, f"{DEFAULT_PIPELINE},{LOWER}"]
+    pipelines += [DEFAULT_LEVEL, f"{DEFAULT_LEVEL},{LOWER}"]
     if {"memory-reuse", "task-parallel"} <= passes.keys():
         verify = ",verify-plan" if "verify-plan" in passes else ""
-        pipelines.append(f"{DEFAULT_PIPELINE},{LOWER},memory-reuse,task-parallel{verify}")
-        pipelines.append(f"{DEFAULT_PIPELINE},{LOWER},task-parallel,memory-reuse{verify}")
+        pipelines.append(f"{DEFAULT_LEVEL},{LOWER},memory-reuse,task-parallel{verify}")
+        pipelines.append(f"{DEFAULT_LEVEL},{LOWER},task-parallel,memory-reuse{verify}")
     return pipelines
 
 

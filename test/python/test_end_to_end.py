@@ -9,7 +9,8 @@ import pytest
 import torch
 
 from ge_dialect import ascend, ge
-from npu_graph.compiler import DEFAULT_PIPELINE, import_model, lower, optimize, run_pipeline
+from npu_graph.compiler import import_model, lower, optimize, run_pipeline
+from passes.pipelines import DEFAULT_LEVEL
 from passes.pipelines import NC1HWC0_PIPELINE
 from runtime.executor import Executable
 from runtime.program import InputError
@@ -45,7 +46,7 @@ def test_import_matches_eager(case):
 @pytest.mark.parametrize("pipeline", ["canonicalize", "constant-fold", "cse", "fold-batch-norm",
                                       "layout-transform", "op-fusion", "dce", "ge-O0", "ge-O1", "ge-O2",
                                       "ge-O3{disable=OpFusionPass}", NC1HWC0_PIPELINE,
-                                      DEFAULT_PIPELINE])
+                                      DEFAULT_LEVEL])
 def test_each_pass_preserves_numerics(case, pipeline):
     _, model, inputs, expected = case
     module = run_pipeline(import_model(model, inputs), pipeline)

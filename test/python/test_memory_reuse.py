@@ -13,9 +13,9 @@ from xdsl.utils.exceptions import PassFailedException
 
 from ge_dialect import ascend
 from ge_dialect.plan_verifier import check_module
-from npu_graph.compiler import (DEFAULT_PIPELINE, import_model, lower, optimize, plan_device,
-                                run_pipeline)
+from npu_graph.compiler import import_model, lower, optimize, plan_device, run_pipeline
 from passes.memory_reuse import memory_report
+from passes.pipelines import DEFAULT_LEVEL
 from runtime.executor import Executable
 from test.models import article, branchy, resnet_block, tiny_resnet
 from test.models.common import randomize_batch_norm
@@ -46,7 +46,7 @@ def imported(name):
     return import_model(model, inputs), inputs, eager(model, inputs)
 
 
-def planned(name, backend="memory-reuse", pipeline=DEFAULT_PIPELINE):
+def planned(name, backend="memory-reuse", pipeline=DEFAULT_LEVEL):
     """The model lowered and planned by `backend`; the plan must verify (offsets,
     events, cross-stream uses, no overlap of buffers that may be live at once)."""
     module = lower(optimize(imported(name)[0].clone(), pipeline))

@@ -14,7 +14,7 @@ from npu_graph import (
     NpuGraph,
     OptimizedGraph,
 )
-from npu_graph.optimizer import build_pipeline
+from passes.pipelines import build_pipeline
 from runtime.program import InputError
 from test.models import article, branchy
 

@@ -6,10 +6,13 @@ from pathlib import Path
 import pytest
 from xdsl.irdl import IRDLOperation
 
+
 from ge_dialect import ascend, ge
-from passes import get_all_passes
+from passes import builtin_passes, get_all_passes
+from runtime.cost_model import CUBE_WORK
 
 FILECHECK = Path(__file__).parents[1] / "filecheck"
+PASSES = Path(__file__).parents[2] / "passes"
 
 
 @pytest.mark.parametrize("name", sorted(get_all_passes()))
@@ -22,6 +25,34 @@ def test_every_pass_has_a_filecheck_file(name):
     path = FILECHECK / "passes" / f"{name}.mlir"
     assert path.is_file(), f"missing {path}"
     assert "// RUN:" in path.read_text()
+
+
+@pytest.mark.parametrize("name", sorted(get_all_passes()))
+def test_every_pass_says_which_ir_it_works_on(name):
+    cls = get_all_passes()[name]()
+    assert getattr(cls, "level", "ge") in ("ge", "lowering", "ascend")
+    assert isinstance(getattr(cls, "plans", False), bool)
+
+
+def test_every_module_under_passes_registers_exactly_one_pass():
+    """One file per pass: the registry's built-in passes come one per module,
+    except the pipeline builder's levels; the packages hold no pass."""
+    by_module: dict[str, list[str]] = {}
+    for name, factory in builtin_passes().items():
+        by_module.setdefault(factory().__module__, []).append(name)
+    by_module.pop("passes.pipelines")
+    modules = {f"passes.{p.stem}" for p in PASSES.glob("*.py")} - {"passes.__init__",
+                                                                 "passes.pipelines"}
+    assert modules <= set(by_module), f"modules with no pass: {modules - set(by_module)}"
+    assert all(len(names) == 1 for names in by_module.values()), by_module
+    for package in ("driver", "planning"):
+        for path in (PASSES / package).glob("*.py"):
+            source = path.read_text()
+            assert "(ModulePass)" not in source, f"{path} defines a pass"
+
+
+def test_the_cost_model_knows_the_work_of_every_cube_op():
+    assert set(CUBE_WORK) == set(ascend.CUBE_OPS)
 
 
 def _defined_ops(module):

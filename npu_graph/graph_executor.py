@@ -6,7 +6,9 @@
     stats = executor.get_stats()   # execution_time (ms), memory_usage (MB), ...
 
 `run` takes the inputs positionally, as `input_data=` (one tensor or a
-sequence), or as a dict keyed by the graph's input names.
+sequence), or as a dict keyed by the graph's input names. This is the
+article's face over the runtime's `Executable` (runtime/executor.py), which
+does the loading and running.
 """
 
 from __future__ import annotations
