@@ -1,4 +1,4 @@
-"""The host runtime's levers (issue #8 item 3), measured one by one in one run.
+"""The host runtime's levers, measured one by one in one run.
 
     python -m bench.runtime_levers --models resnet50_bs1 --iterations 10 --threads 2
 

@@ -7,8 +7,8 @@ the old generation is new: on a 100k-op module each full pass walks millions
 of objects, and passes that allocate a lot trigger many of them
 (canonicalize grew 28x from 10k to 100k ops, against 10x the work).
 
-Inside `fewer_collections()` the young-generation threshold is raised (the
-whole pipeline on a 20k-op chain went from 25.4 s to 16.1 s; mypy raises its
+Inside `fewer_collections()` the young-generation threshold is raised (it
+takes about a third off the whole pipeline on a 20k-op chain; mypy raises its
 thresholds for the same reason), and `checkpoint()`, called between passes,
 freezes every object that exists at that point (`gc.freeze`, O(1)): a later
 collection then only walks what the current pass created. Garbage is still
