@@ -23,6 +23,10 @@ Happens-before is computed here with one bitset per stream, as a vector
 clock: a task knows every task its stream has finished or waited for; a
 record snapshots its stream's set, a wait merges the snapshot in. That is
 O(ops x tasks / word size), fine for thousands of tasks.
+
+These are the dialect-level checks; the `verify-plan` pass
+(passes/verify_plan.py) runs them from a pipeline, and the guard rails run
+them after every pass that plans (passes/driver/instrument.py).
 """
 
 from __future__ import annotations
