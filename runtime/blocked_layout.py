@@ -1,11 +1,11 @@
-"""Which arena buffers the runtime holds in oneDNN's blocked nChw16c layout
-(runtime/onednn.py `Blocked`) instead of NHWC.
+"""Which arena buffers the runtime holds in oneDNN's blocked layout nChw<B>c
+(runtime/onednn.py `Blocked`, B = `onednn.block()`: 16 with AVX-512, 8 with
+AVX2; none where oneDNN has no native blocked kernel) instead of NHWC.
 
-Why: on ResNet-50 at batch 8 oneDNN's direct convs on nChw16c (`jit_1x1`)
-ran its large residual 1x1 convs 7-26% faster than its NHWC ones
-(`brgconv_1x1`), and the conv chain 308 -> 294 ms; at batch 1 both were even
-(docs/BENCHMARKS.md, the changes of stop 15).
-ORT's NCHWc graph is the same idea; NC1HWC0 is too, with C0 = 16.
+Why: on ResNet-50 at batch 8 (AVX-512) oneDNN's direct convs on nChw16c
+(`jit_1x1`) run its large residual 1x1 convs 7-26% faster than its NHWC ones
+(`brgconv_1x1`); at batch 1 both are even (docs/BENCHMARKS.md).
+ORT's NCHWc graph is the same idea; NC1HWC0 is too, with C0 = B.
 
 Torch ops cannot read a blocked buffer, and oneDNN has only its reference
 loop for a conv whose input and output are laid out unlike (NHWC into
@@ -14,7 +14,7 @@ a oneDNN primitive that binds it:
 - a conv task (runtime/fast_kernels.py `conv_pattern`) that oneDNN has a
   blocked kernel for (`onednn.has_blocked_conv`): its input, residual
   and output; a graph input is not bound (it arrives per call: with fewer
-  than 16 channels as NCHW, which oneDNN's "first conv" kernel reads into a
+  than B channels as NCHW, which oneDNN's "first conv" kernel reads into a
   blocked output directly, else reordered into blocks: `onednn.per_call`);
 - a max-pool whose input a conv ending in ReLU (or a clamp at 0 or above),
   or such a max-pool, wrote: oneDNN's max differs from torch's only on all -inf windows and NaN,
@@ -23,7 +23,7 @@ a oneDNN primitive that binds it:
 - a global average pool: its input.
 The buffers one task binds must share a layout, so they are linked; a linked
 group is blocked whole or not at all, and only if each member is an NHWC
-buffer (runtime/arena_layout.py) of fp32 with channels a multiple of 16 that
+buffer (runtime/arena_layout.py) of fp32 with channels a multiple of B that
 is not a graph result. A group of ResNet-50 runs from the stem's output to
 the global pool; MobileNetV2's 24-channel buffers keep its group NHWC.
 Last, a group's activations must be large (`MIN_ROWS`): where they fit in
@@ -40,7 +40,7 @@ from xdsl.ir import Operation, SSAValue
 
 from ge_dialect import ascend, ge
 from runtime.fast_kernels import clamps_at_zero, conv_pattern
-from runtime.onednn import BLOCK, has_blocked_conv, reads_into_blocked
+from runtime.onednn import block, has_blocked_conv, reads_into_blocked
 
 
 # A group is blocked only if its convs' output rows (N * Ho * Wo), weighted
@@ -58,7 +58,7 @@ def _buffer(value: SSAValue) -> ascend.BufferOp | None:
 
 def _fits(buffer: ascend.BufferOp) -> bool:
     shape = buffer.output.type.get_shape()
-    return (len(shape) == 4 and shape[1] % BLOCK == 0
+    return (len(shape) == 4 and shape[1] % block() == 0
             and isinstance(buffer.output.type.element_type, Float32Type))
 
 
@@ -109,6 +109,8 @@ def _bound(task: ascend.TaskOp, relu_outputs: set) -> list[ascend.BufferOp] | No
 def blocked_buffers(ops: list[Operation], nhwc: set[ascend.BufferOp]) -> set[ascend.BufferOp]:
     """The `ascend.buffer` ops of a lowered function to hold blocked, given
     those viewed NHWC; the caller uses them only with oneDNN primitives."""
+    if block() is None:
+        return set()
     parent: dict[ascend.BufferOp, ascend.BufferOp] = {}
 
     def find(b):

@@ -45,8 +45,10 @@ CONVOLUTION_DIRECT = 0x1   # dnnl_convolution_direct
 POOLING_AVG = 0x3FF        # dnnl_pooling_avg_exclude_padding
 POOLING_MAX = 0x1FF        # dnnl_pooling_max
 TAG_NCHW = 5               # dnnl_abcd
-TAG_BLOCKED = 78           # dnnl_aBcd16b, i.e. nChw16c
-BLOCK = 16                 # channels per block of TAG_BLOCKED
+# oneDNN's blocked layouts by channels per block: dnnl_aBcd16b (nChw16c) and
+# dnnl_aBcd8b (nChw8c). Its direct convs on them are native code with AVX-512
+# and with AVX2 respectively; `block()` says which this CPU runs.
+BLOCKED_TAGS = {16: 78, 8: 102}
 SCRATCHPAD_USER = 1        # dnnl_scratchpad_mode_user
 QUERY_IMPL_INFO = 8        # dnnl_query_impl_info_str
 QUERY_WEIGHTS_MD = 131     # dnnl_query_weights_md
@@ -84,30 +86,40 @@ class OneDNNError(RuntimeError):
 
 
 class Blocked:
-    """An fp32 NCHW-logical buffer held in oneDNN's blocked nChw16c layout
-    (ORT's NCHWc; NC1HWC0 with C0 = 16): `data` is its bytes as the dense
-    [N, C/16, H, W, 16] tensor. oneDNN's direct convs on it (`jit_1x1`) beat
-    its NHWC ones on ResNet-50's large 1x1 convs at batch 8. Torch ops cannot
-    read it, so it is a distinct type, not a tensor: only the primitives here
-    take it (runtime/blocked_layout.py decides which buffers are held so)."""
+    """An fp32 NCHW-logical buffer held in oneDNN's blocked layout nChw<B>c
+    (ORT's NCHWc; NC1HWC0 with C0 = B), B = `block()`: `data` is its bytes as
+    the dense [N, C/B, H, W, B] tensor. oneDNN's direct convs on it (`jit_1x1`)
+    beat its NHWC ones on ResNet-50's large 1x1 convs at batch 8. Torch ops
+    cannot read it, so it is a distinct type, not a tensor: only the
+    primitives here take it (runtime/blocked_layout.py decides which buffers
+    are held so)."""
 
-    def __init__(self, data: torch.Tensor, shape: Sequence[int]):
+    def __init__(self, data: torch.Tensor, shape: Sequence[int], block_size: int | None = None):
         n, c, h, w = shape
-        if data.dtype != torch.float32 or c % BLOCK or data.numel() != n * c * h * w:
+        b = block_size or block()
+        if b is None:
+            raise OneDNNError("oneDNN has no native blocked layout on this CPU")
+        if data.dtype != torch.float32 or c % b or data.numel() != n * c * h * w:
             raise OneDNNError(f"a blocked buffer needs fp32 and channels a multiple of "
-                              f"{BLOCK}, got {data.dtype} {list(shape)}")
-        self.data = data.view(n, c // BLOCK, h, w, BLOCK)
+                              f"{b}, got {data.dtype} {list(shape)}")
+        self.block = b
+        self.data = data.view(n, c // b, h, w, b)
         self.shape = torch.Size(shape)
         self.dtype = data.dtype
+
+    @property
+    def tag(self) -> int:
+        return BLOCKED_TAGS[self.block]
 
     def data_ptr(self) -> int:
         return self.data.data_ptr()
 
     @staticmethod
-    def of(t: torch.Tensor) -> torch.Tensor:
-        """The dense [N, C/16, H, W, 16] form of an NCHW-logical tensor (a copy)."""
+    def of(t: torch.Tensor, block_size: int | None = None) -> torch.Tensor:
+        """The dense [N, C/B, H, W, B] form of an NCHW-logical tensor (a copy)."""
+        b = block_size or block()
         n, c, h, w = t.shape
-        return t.reshape(n, c // BLOCK, BLOCK, h, w).permute(0, 1, 3, 4, 2).contiguous()
+        return t.reshape(n, c // b, b, h, w).permute(0, 1, 3, 4, 2).contiguous()
 
     def logical(self) -> torch.Tensor:
         """The NCHW-logical values (a copy), for tests and debugging."""
@@ -182,6 +194,26 @@ def version() -> str | None:
     return f"{v.major}.{v.minor}.{v.patch}"
 
 
+@functools.cache
+def block() -> int | None:
+    """Channels per block of the blocked layout oneDNN runs natively on this
+    CPU (16 with AVX-512, 8 with AVX2), or None when there is none (no
+    library, or reference loops only): then no buffer is held blocked.
+    Probed once with a small 3x3 conv on blocked views; `Primitive` refuses
+    a reference implementation, so a probe that builds is native code."""
+    if not available():
+        return None
+    for b in sorted(BLOCKED_TAGS, reverse=True):
+        x = torch.zeros(1 * 32 * 8 * 8)
+        try:
+            conv2d(Blocked(x, (1, 32, 8, 8), b), torch.zeros(32, 32, 3, 3), None,
+                   Blocked(torch.zeros_like(x), (1, 32, 8, 8), b), (1, 1), (1, 1), (1, 1), 1)
+        except OneDNNError:
+            continue
+        return b
+    return None
+
+
 def eltwise(attr: str, scalars: Sequence[float], algorithm: str) -> tuple:
     """The post-op for an activation in torch's terms (attr, scalars, algorithm)."""
     if attr == "hardtanh":
@@ -231,7 +263,7 @@ class _Handles:
     def of(self, t: torch.Tensor | Blocked) -> ctypes.c_void_p:
         """The descriptor of a bound view."""
         if isinstance(t, Blocked):
-            return self.md(t.shape, None, TAG_BLOCKED)
+            return self.md(t.shape, None, t.tag)
         return self.md(t.shape, t.stride())
 
     def memory(self, md, pointer: int) -> ctypes.c_void_p:
@@ -370,15 +402,15 @@ def _source(handles: _Handles, x: torch.Tensor | Blocked | Sequence[int],
     """(md, pointer) of a source: a view bound at load, or just a shape, for
     an input that arrives per call (`per_call`), in channels_last layout for
     an NHWC destination, and for a blocked one blocked too or, with fewer
-    than 16 channels, contiguous NCHW: oneDNN's kernels want those pairs
+    than a block of channels, contiguous NCHW: oneDNN's kernels want those pairs
     (with an NCHW source and an NHWC destination it fell back to its
     reference conv: 3.5 s for ResNet-50's stem; NCHW into nChw16c is its
     "first conv" kernel, which spares the stem the NHWC copy)."""
     if not isinstance(x, Sequence):
         return handles.of(x), x.data_ptr()
     shape = list(x)
-    if blocked_out and len(shape) == 4 and shape[1] >= BLOCK:
-        return handles.md(shape, None, TAG_BLOCKED), 0
+    if blocked_out and len(shape) == 4 and shape[1] >= block():
+        return handles.md(shape, None, BLOCKED_TAGS[block()]), 0
     if len(shape) == 4 and not blocked_out:
         n, c, h, w = shape
         strides = [h * w * c, 1, w * c, c]
@@ -393,7 +425,7 @@ def per_call(t: torch.Tensor, blocked_out: bool = False) -> torch.Tensor:
     """A graph input as a primitive built from its shape alone expects it (`_source`)."""
     if t.dim() == 4 and not blocked_out:
         return t.contiguous(memory_format=torch.channels_last)
-    if t.dim() == 4 and t.shape[1] >= BLOCK:
+    if t.dim() == 4 and t.shape[1] >= block():
         return Blocked.of(t)
     return t.contiguous()
 
@@ -403,14 +435,14 @@ def has_blocked_conv(in_channels: int, out_channels: int, groups: int) -> bool:
     depthwise, or groups of whole blocks (others take its reference loop)."""
     per_in, per_out = in_channels // groups, out_channels // groups
     return (groups == 1 or per_in == per_out == 1
-            or per_in % BLOCK == 0 and per_out % BLOCK == 0)
+            or per_in % block() == 0 and per_out % block() == 0)
 
 
 def reads_into_blocked(channels: int, groups: int) -> bool:
     """Whether a conv on a graph input of this many channels can write a
     blocked output (`_source`): oneDNN's first-conv kernel takes fewer than
-    16 channels ungrouped; otherwise the input is reordered into blocks."""
-    return channels % BLOCK == 0 or channels < BLOCK and groups == 1
+    a block of channels ungrouped; otherwise the input is reordered into blocks."""
+    return channels % block() == 0 or channels < block() and groups == 1
 
 
 def _with_scratchpad(handles: _Handles, pd, args: dict, keep: list) -> None:
@@ -504,7 +536,7 @@ def global_avg_pool2d(x: torch.Tensor | Blocked, out: torch.Tensor) -> Primitive
     refused = None
     # From a blocked source only a blocked destination has a kernel; with
     # H = W = 1 its bytes are those of the plain [N, C] matrix.
-    layouts = [TAG_BLOCKED] if isinstance(x, Blocked) else [[c, 1, c, c], [c, 1, 1, 1]]
+    layouts = [x.tag] if isinstance(x, Blocked) else [[c, 1, c, c], [c, 1, 1, 1]]
     for layout in layouts:
         handles = _Handles()
         try:

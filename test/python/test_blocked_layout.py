@@ -1,5 +1,6 @@
 """runtime/blocked_layout.py: which buffers the executor holds in oneDNN's
-blocked nChw16c layout, and that models still compute what eager computes.
+blocked layout (nChw16c with AVX-512, nChw8c with AVX2), and that models
+still compute what eager computes.
 
 Every positive case checks that buffers really are blocked and which runner
 each pool got; every negative case names the rule that keeps a group NHWC."""
@@ -17,7 +18,8 @@ from test.models.common import randomize_batch_norm
 from test.models.resnet import Bottleneck, ResNet
 from test.models.resnet_block import make_tiny_resnet
 
-pytestmark = pytest.mark.skipif(not onednn.available(), reason="no oneDNN library (onednn-cpu-gomp)")
+pytestmark = pytest.mark.skipif(onednn.block() is None,
+                                reason="no oneDNN library, or no native blocked kernel on this CPU")
 TOL = dict(rtol=1e-4, atol=1e-4)
 
 
@@ -128,8 +130,8 @@ def test_a_chain_of_convs_and_a_pool_after_relu_is_blocked():
     assert blocked_shapes(executable) == [(2, 16, 12, 12), (2, 32, 12, 12), (2, 32, 12, 12)]
 
 
-def test_channels_not_a_multiple_of_16_keep_the_whole_group_nhwc():
-    assert not executable_for(Chain(mid=24)).blocked
+def test_channels_not_a_multiple_of_the_block_keep_the_whole_group_nhwc():
+    assert not executable_for(Chain(mid=onednn.block() * 3 // 2)).blocked
 
 
 def test_a_max_pool_not_after_a_relu_keeps_torch_and_nhwc():
@@ -149,7 +151,7 @@ def test_a_graph_result_is_not_blocked():
     assert not executable.blocked  # y is returned: its group, the whole chain, stays NHWC
 
 
-def test_a_graph_input_of_16_or_more_channels_is_reordered_into_blocks_per_call():
+def test_a_graph_input_of_a_block_or_more_channels_is_reordered_into_blocks_per_call():
     executable = executable_for(Chain(first_in=32), shape=(2, 32, 12, 12))
     assert blocked_shapes(executable)[0] == (2, 16, 12, 12)
     assert "onednn_primitive_input" in runners(executable)
@@ -183,7 +185,7 @@ def test_a_blocked_buffer_given_to_a_torch_task_is_refused_not_misread(monkeypat
     """Were the analysis wrong, the runtime would not run torch on blocked bytes:
     the task refuses them and the executor lays everything out NHWC."""
     monkeypatch.setattr(blocked_layout, "blocked_buffers",
-                        lambda ops, nhwc: {b for b in nhwc if b.output.type.get_shape()[1] % 16 == 0})
+                        lambda ops, nhwc: {b for b in nhwc if b.output.type.get_shape()[1] % onednn.block() == 0})
     executable = executable_for(Chain(tail="sigmoid"))
     assert not executable.blocked
     assert any(fast_kernels.is_nhwc(v) and not v.is_contiguous()  # the NHWC views stay

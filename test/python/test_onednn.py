@@ -113,38 +113,65 @@ def test_global_avg_pool_matches_the_mean(size):
     torch.testing.assert_close(out, x.mean(dim=(2, 3)), equal_nan=True, **TOL)
 
 
-def blocked(t: torch.Tensor) -> onednn.Blocked:
-    return onednn.Blocked(onednn.Blocked.of(t).reshape(-1), t.shape)
+BLOCK = onednn.block()  # channels per block oneDNN runs natively here (16, 8), or None
+
+
+def blocked(t: torch.Tensor, block_size: int | None = None) -> onednn.Blocked:
+    if BLOCK is None and block_size is None:
+        pytest.skip("oneDNN has no native blocked kernel on this CPU")
+    return onednn.Blocked(onednn.Blocked.of(t, block_size).reshape(-1), t.shape, block_size)
 
 
 def nan_blocked(*shape) -> onednn.Blocked:
+    if BLOCK is None:
+        pytest.skip("oneDNN has no native blocked kernel on this CPU")
     return onednn.Blocked(torch.full((torch.Size(shape).numel(),), float("nan")), shape)
 
 
-def test_blocked_is_nchw16c_and_round_trips():
+def test_the_probed_block_runs_native_code():
+    """`block()` is the largest block whose conv oneDNN builds as native code."""
+    assert BLOCK in (16, 8, None)
+    for b in sorted(onednn.BLOCKED_TAGS, reverse=True):
+        x = torch.randn(1, 32, 8, 8)
+        try:
+            conv = onednn.conv2d(blocked(x, b), torch.randn(32, 32, 3, 3), None,
+                                 blocked(torch.zeros(1, 32, 8, 8), b), (1, 1), (1, 1), (1, 1), 1)
+        except onednn.OneDNNError:
+            assert b != BLOCK
+            continue
+        assert b == BLOCK and not conv.impl.startswith("ref")
+        return
+    assert BLOCK is None
+
+
+@pytest.mark.parametrize("block_size", sorted(onednn.BLOCKED_TAGS))
+def test_blocked_is_nchwBc_and_round_trips(block_size):
     x = torch.arange(2 * 32 * 3 * 5, dtype=torch.float32).reshape(2, 32, 3, 5)
-    b = blocked(x)
-    assert b.data.shape == (2, 2, 3, 5, 16)
-    assert b.data[1, 1, 2, 4, 3].item() == x[1, 16 + 3, 2, 4].item()
+    b = blocked(x, block_size)
+    per = 32 // block_size
+    assert b.data.shape == (2, per, 3, 5, block_size)
+    assert b.data[1, 1, 2, 4, 3].item() == x[1, block_size + 3, 2, 4].item()
     torch.testing.assert_close(b.logical(), x, rtol=0, atol=0)
-    with pytest.raises(onednn.OneDNNError, match="multiple of 16"):
-        onednn.Blocked(torch.empty(2 * 24 * 9), (2, 24, 3, 3))
-    assert onednn.same_layout(b, blocked(x)) and not onednn.same_layout(b, x)
+    with pytest.raises(onednn.OneDNNError, match=f"multiple of {block_size}"):
+        onednn.Blocked(torch.empty(2 * (block_size + 4) * 9), (2, block_size + 4, 3, 3),
+                       block_size)
+    assert onednn.same_layout(b, blocked(x, block_size)) and not onednn.same_layout(b, x)
 
 
-@pytest.mark.parametrize("shape", [c for c in CONVS if c[1] % 16 == 0 or c[2] % 16 == 0], ids=str)
+@pytest.mark.parametrize("shape", [c for c in CONVS if c[2] % (BLOCK or 16) == 0], ids=str)
 def test_conv_on_blocked_buffers(shape):
-    """nChw16c in and out (a graph input: plain NCHW in), every element written."""
+    """Blocked in and out (a graph input: plain NCHW in), every element written."""
     n, cin, cout, size, k, s, p, d, g, has_bias = shape
     torch.manual_seed(0)
     x, w = torch.randn(n, cin, size, size), torch.randn(cout, cin // g, k, k)
     b = torch.randn(cout) if has_bias else None
     expected = F.conv2d(x, w, b, s, p, d, g)
     out = nan_blocked(*expected.shape)
-    if cin % 16 == 0:
+    if cin % BLOCK == 0 and onednn.has_blocked_conv(cin, cout, g):
         onednn.conv2d(blocked(x), w, b, out, (s, s), (p, p), (d, d), g)()
         torch.testing.assert_close(out.logical(), expected, **TOL)
-    if onednn.reads_into_blocked(cin, g):  # as a graph input, given per call
+    if onednn.reads_into_blocked(cin, g) and onednn.has_blocked_conv(cin, cout, g):
+        # as a graph input, given per call
         out = nan_blocked(*expected.shape)
         conv = onednn.conv2d(list(x.shape), w, b, out, (s, s), (p, p), (d, d), g)
         conv(onednn.per_call(x, blocked_out=True))
