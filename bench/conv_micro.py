@@ -1,9 +1,9 @@
-"""Microbenchmark: conv algorithms on ResNet-50's conv shapes (lever 3 of issue #8).
+"""Microbenchmark: conv algorithms on ResNet-50's conv shapes.
 
     python -m bench.conv_micro [--batch 1] [--iterations 20] [--threads 2] [--layout nhwc]
 
 For every distinct conv shape of ResNet-50 it times (median ms, one process,
-the algorithms interleaved, best of --iterations calls) each algorithm of runtime/fast_kernels.py
+the algorithms interleaved, best of --iterations calls) each algorithm of runtime/host/runners.py
 CONV_ALGORITHMS that applies, with input and output in the given layout (the
 arena's): the library conv (oneDNN), the library conv on a channels_last copy
 of the input, 1x1 convs as GEMMs, img2col + GEMM. Each figure includes
@@ -21,7 +21,7 @@ import torch
 import torch.nn.functional as F
 
 from bench.benchmark import min_ms
-from runtime import fast_kernels
+from runtime.host import runners
 
 # (in channels, out channels, input size, kernel, stride, count in ResNet-50)
 RESNET50_CONVS = [
@@ -48,8 +48,8 @@ def candidates(n, cin, cout, size, k, stride, layout="nchw"):
     ref = F.conv2d(x, w, b, st, pd)
     out = torch.empty_like(ref).contiguous(memory_format=fmt)
     runs = {}
-    for name, algo in fast_kernels.CONV_ALGORITHMS.items():
-        if ((name in fast_kernels.NHWC_ONLY) == (layout == "nhwc") or name.startswith("library")
+    for name, algo in runners.CONV_ALGORITHMS.items():
+        if ((name in runners.NHWC_ONLY) == (layout == "nhwc") or name.startswith("library")
                 or algo.fused):
             if algo.applies(w.shape, st, pd, (1, 1), 1):
                 run = (algo.prepare(w, b, st, pd, input_shape=x.shape) if algo.fused

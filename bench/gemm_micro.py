@@ -1,4 +1,4 @@
-"""Microbenchmark: the linear forms of runtime/fast_kernels.py on BERT-base's GEMMs.
+"""Microbenchmark: the linear forms of runtime/host/runners.py on BERT-base's GEMMs.
 
     python -m bench.gemm_micro [--rows 128] [--iterations 30] [--threads 2]
 
@@ -6,7 +6,7 @@ For each linear shape of BERT-base at sequence 128 (rows x in -> out features)
 it times, interleaved, the forms a linear task can take: `addmm` into a
 preallocated output (torch's BLAS, MKL in the CPU wheel), oneDNN's inner
 product on the plain weight, and on the weight prepacked once for this many
-rows (`fast_kernels._onednn_linear`, plus the copy into the output view that
+rows (`runners._onednn_linear`, plus the copy into the output view that
 the runtime pays). Medians and GFLOP/s; the load average is printed, since
 figures from a busy machine are not comparable.
 """
@@ -20,7 +20,7 @@ import time
 
 import torch
 
-from runtime import fast_kernels
+from runtime.host import runners
 
 # (in features, out features, count in BERT-base: 12 layers)
 BERT_LINEARS = [(768, 768, 48), (768, 3072, 12), (3072, 768, 12)]
@@ -30,8 +30,8 @@ def candidates(rows: int, k: int, n: int) -> dict:
     """name -> zero-argument callable writing x @ W^T + b into one output."""
     x, w, b, out = torch.randn(rows, k), torch.randn(n, k), torch.randn(n), torch.empty(rows, n)
     forms = {"addmm": lambda: torch.addmm(b, x, w.t(), out=out)}
-    if fast_kernels._has_onednn_linear():
-        packed = fast_kernels._onednn_linear(w, b, rows, ("none", [], ""))
+    if runners._has_onednn_linear():
+        packed = runners._onednn_linear(w, b, rows, ("none", [], ""))
         forms["onednn_plain"] = lambda: out.copy_(
             torch.ops.mkldnn._linear_pointwise(x, w, b, "none", [], ""))
         forms["onednn_packed"] = lambda: out.copy_(packed(x))

@@ -8,7 +8,7 @@ Why: a target such as "half of eager's latency" fixes a FLOP rate; if it is
 above what the best single kernel reaches on shapes that fit the caches, no
 schedule of those same FLOPs can meet it (only fewer FLOPs could, such as
 Winograd, which oneDNN 3.x no longer has for fp32 on x86). Kernels: oneDNN
-3x3 convs created once (runtime/onednn.py; the shape with the best rate in
+3x3 convs created once (runtime/host/onednn.py; the shape with the best rate in
 ResNet-50) and torch's sgemm on 2048^3, each at its fastest call: an
 upper bound, which only makes "out of reach" a safer conclusion.
 """
@@ -21,7 +21,7 @@ import sys
 import torch
 
 from bench.benchmark import min_ms
-from runtime import onednn
+from runtime.host import onednn
 
 
 def _rate(run, flops: float, iterations: int) -> float:

@@ -7,9 +7,9 @@ adding one lever to the previous (runtime.executor.Options): the generic path,
 + zero-copy task runners (with their in-place epilogues), + the prepared
 dispatch loop, + the per-shape conv/pool algorithms on the NCHW arena, +
 the channels_last arena (NHWC views, with its algorithms), + oneDNN primitives
-created at load instead of torch's mkldnn ops (runtime/onednn.py), + buffers only
+created at load instead of torch's mkldnn ops (runtime/host/onednn.py), + buffers only
 those primitives touch held in oneDNN's blocked nChw16c layout
-(runtime/blocked_layout.py: the default); and
+(runtime/host/blocked.py: the default); and
 the channels_last arena with the library conv, to show the layout alone.
 All of them, PyTorch eager and ONNX Runtime take turns on every iteration
 (bench.benchmark.interleaved), so the machine's noise hits them alike. For
@@ -124,7 +124,7 @@ def torch_op_share(executable: Executable, inputs) -> tuple[float, float]:
     """(host ms, ms inside top-level torch ops: aten::, mkldnn::) of one run under
     torch.profiler: the rest is Python and dispatch, what a C++ runtime would not
     pay. The profiler adds its own cost per op, so this is an estimate; it does
-    not see calls into oneDNN primitives (runtime/onednn.py, ctypes), so it is
+    not see calls into oneDNN primitives (runtime/host/onednn.py, ctypes), so it is
     taken on the torch-op configuration (+channels_last) when that was run."""
     from torch.profiler import ProfilerActivity, profile
 

@@ -38,7 +38,7 @@ from bench.peak import attainable_gflops
 from npu_graph import GraphParser, OptimizedGraph
 from npu_graph.compiler import run_pipeline
 from passes.pipelines import build_pipeline
-from runtime import onednn
+from runtime.host import onednn
 
 
 def _models(smoke: bool) -> dict:

@@ -49,7 +49,7 @@ def overwritable(task: ascend.TaskOp, buffer: SSAValue) -> bool:
     is written: a by-index op reads i as it writes i, and any other op reads
     only values computed before the body's result. This covers elementwise
     bodies and a conv whose residual add is the epilogue (oneDNN accumulates
-    into the residual's bytes, runtime/fast_kernels.py), but never a conv's or
+    into the residual's bytes, runtime/host/runners.py), but never a conv's or
     linear's own input."""
     if len(task.outs) != 1:
         return False

@@ -36,8 +36,11 @@ from xdsl.dialects.builtin import IntegerAttr, MemRefType, ModuleOp
 from xdsl.ir import SSAValue
 
 from ge_dialect import ascend, find_func
-from runtime import arena_layout, blocked_layout, cost_model, fast_kernels, kernels, scheduler, trace
-from runtime import onednn as dnnl
+from runtime import cost_model, kernels, scheduler, trace
+from runtime.host import blocked as blocked_layout
+from runtime.host import channels_last as arena_layout
+from runtime.host import runners
+from runtime.host import onednn as dnnl
 from runtime.program import BlockProgram, check_inputs
 
 MB = 2**20
@@ -53,17 +56,17 @@ class ExecutionError(RuntimeError):
 
 @dataclass(frozen=True)
 class Options:
-    """The host runtime's fast paths (issue #8), each switchable so that it can be
+    """The host runtime's fast paths, each switchable so that it can be
     measured alone (bench/runtime_levers.py) and tested against the generic
     path (all off). They apply to static-shape graphs; a graph with dynamic
     buffers always runs the generic path."""
 
-    zero_copy: bool = True      # task runners write into their arena views (fast_kernels)
+    zero_copy: bool = True      # task runners write into their arena views (runtime/host/runners.py)
     prepared_loop: bool = True  # argument lists bound at load time, one call per task
-    channels_last: bool = True  # 4-D activations viewed NHWC (arena_layout)
+    channels_last: bool = True  # 4-D activations viewed NHWC (runtime/host/channels_last.py)
     algorithms: bool = True     # conv / pool algorithm chosen per shape (else the library's)
     primitives: bool = True     # with algorithms: oneDNN convs / pools created at load
-    blocked: bool = True        # with primitives: oneDNN-only buffers in nChw16c (blocked_layout)
+    blocked: bool = True        # with primitives: oneDNN-only buffers blocked (runtime/host/blocked.py)
 
 
 GENERIC = Options(False, False, False, False, False, False)
@@ -194,7 +197,7 @@ class Executable:
         """Results a task can write straight into the tensor `run` returns
         (output index -> the task runner's `retarget`), instead of `run`
         copying them out of the arena: a contiguous buffer written by one
-        task with a `retarget` (fast_kernels) and read by none, returned once,
+        task with a `retarget` (runtime/host/runners.py) and read by none, returned once,
         with the prepared loop (the others restore nothing)."""
         if not self.options.prepared_loop or self.dynamic:
             return {}
@@ -232,7 +235,7 @@ class Executable:
                                  "once it has run at some input shape")
         return self.plan.slots
 
-    def _runners(self) -> list[fast_kernels.Runner]:
+    def _runners(self) -> list[runners.Runner]:
         """One runner per task, in program order, so that a task knows whether
         the runner writing its input holds a ReLU's values (`writes_relu`)."""
         relu: set[int] = set()
@@ -244,11 +247,11 @@ class Executable:
             runners.append(runner)
         return runners
 
-    def _runner(self, task: Task, relu_input: bool = False) -> fast_kernels.Runner:
+    def _runner(self, task: Task, relu_input: bool = False) -> runners.Runner:
         """The task as one call over its inputs, writing its output view(s)."""
         outs = [self.values[s] for s in task.outs]
         if self.options.zero_copy:
-            fast = fast_kernels.specialize(task.op.body.block, task.body,
+            fast = runners.specialize(task.op.body.block, task.body,
                                            [self.values[s] for s in task.ins],
                                            [s in self.weight_slots for s in task.ins], outs,
                                            self.options.algorithms, self.options.primitives,

@@ -18,7 +18,8 @@ from xdsl.ir import Attribute, Operation
 
 from ge_dialect import ge
 from ge_dialect.tensors import to_numpy
-from runtime import custom_ops, layout
+from runtime import custom_ops
+from runtime.host import nc1hwc0 as layout
 
 Kernel = Callable[..., torch.Tensor]
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from runtime import onednn
+from runtime.host import onednn
 
 ROOT = Path(__file__).parents[2]
 

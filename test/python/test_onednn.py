@@ -1,4 +1,4 @@
-"""runtime/onednn.py: oneDNN primitives created once for fixed views, against
+"""runtime/host/onednn.py: oneDNN primitives created once for fixed views, against
 torch's own conv and pooling on the same inputs."""
 
 import os
@@ -9,7 +9,7 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from runtime import onednn
+from runtime.host import onednn
 
 pytestmark = pytest.mark.skipif(not onednn.available(), reason="no oneDNN library (onednn-cpu-gomp)")
 TOL = dict(rtol=1e-4, atol=1e-4)
@@ -176,7 +176,7 @@ def test_conv_on_blocked_buffers(shape):
         conv = onednn.conv2d(list(x.shape), w, b, out, (s, s), (p, p), (d, d), g)
         conv(onednn.per_call(x, blocked_out=True))
         torch.testing.assert_close(out.logical(), expected, **TOL)
-    else:  # what runtime/blocked_layout.py relies on not to plan it
+    else:  # what runtime/host/blocked.py relies on not to plan it
         with pytest.raises(onednn.OneDNNError, match="reference"):
             onednn.conv2d(list(x.shape), w, b, nan_blocked(*expected.shape), (s, s), (p, p),
                           (d, d), g)
@@ -281,7 +281,7 @@ def test_without_the_library_the_runtime_keeps_torch_ops(setting):
     executor's convs take torch's ops (and still compute the same thing)."""
     code = (
         "import torch; from torch import nn\n"
-        "from runtime import onednn\n"
+        "from runtime.host import onednn\n"
         "from npu_graph import NpuGraph\n"
         "assert not onednn.available()\n"
         "m = nn.Sequential(nn.Conv2d(3, 8, 3, padding=1), nn.ReLU()).eval()\n"

@@ -1,4 +1,4 @@
-"""The host runtime's fast paths (runtime/fast_kernels.py, runtime/arena_layout.py,
+"""The host runtime's fast paths (runtime/host/runners.py, runtime/host/channels_last.py,
 runtime.executor.Options) against the generic path and PyTorch eager.
 
 Every specialization is checked to be the one actually chosen for its task,
@@ -13,8 +13,8 @@ from torch import nn
 from ge_dialect import ascend
 from ge_dialect.plan_verifier import check_module
 from npu_graph.compiler import import_model, lower, optimize, plan_device
-from runtime import fast_kernels, onednn
-from runtime.arena_layout import channels_last_buffers
+from runtime.host import onednn, runners
+from runtime.host.channels_last import channels_last_buffers
 from runtime.executor import GENERIC, Executable, Options
 from test.models import ZOO, dynamic_shapes, resnet_block, tiny_resnet
 
@@ -63,11 +63,11 @@ CONV_SHAPES = [  # (n, cin, cout, size, k, stride, padding, bias)
 
 
 @pytest.mark.parametrize("shape", CONV_SHAPES)
-@pytest.mark.parametrize("algorithm", sorted(fast_kernels.CONV_ALGORITHMS))
+@pytest.mark.parametrize("algorithm", sorted(runners.CONV_ALGORITHMS))
 @pytest.mark.parametrize("x_layout", ["nhwc", "nchw", "sliced"])
 def test_conv_algorithms_match_conv2d(shape, algorithm, x_layout):
     n, cin, cout, size, k, s, p, has_bias = shape
-    algo = fast_kernels.CONV_ALGORITHMS[algorithm]
+    algo = runners.CONV_ALGORITHMS[algorithm]
     if not algo.applies((cout, cin, k, k), (s, s), (p, p), (1, 1), 1):
         pytest.skip(f"{algorithm} does not apply to this shape")
     torch.manual_seed(0)
@@ -98,7 +98,7 @@ def test_conv_algorithms_match_conv2d(shape, algorithm, x_layout):
         torch.testing.assert_close(out, expected, **TOL)
 
 
-@pytest.mark.skipif(not fast_kernels._has_onednn(), reason="torch built without oneDNN")
+@pytest.mark.skipif(not runners._has_onednn(), reason="torch built without oneDNN")
 @pytest.mark.parametrize("relu", [False, True])
 @pytest.mark.parametrize("residual", [False, True])
 @pytest.mark.parametrize("nhwc", [False, True])
@@ -110,7 +110,7 @@ def test_onednn_packed_epilogues(relu, residual, nhwc):
     res = torch.randn(2, 16, 5, 5).contiguous(memory_format=fmt)
     expected = F.conv2d(x, w, b, 2, 1) + (res if residual else 0)
     expected = torch.relu(expected) if relu else expected
-    run = fast_kernels.CONV_ALGORITHMS["onednn_packed"].prepare(
+    run = runners.CONV_ALGORITHMS["onednn_packed"].prepare(
         w, b, (2, 2), (1, 1), input_shape=x.shape, relu=relu, residual=residual)
     torch.testing.assert_close(run(x, res if residual else None), expected, **TOL)
 
@@ -119,8 +119,8 @@ def test_choose_conv_rule():
     nhwc = torch.empty(1, 8, 14, 14).contiguous(memory_format=torch.channels_last)
     nchw, small = torch.empty(1, 8, 14, 14), torch.empty(1, 8, 7, 7)
     one = ((8, 8, 1, 1), (1, 1), (0, 0), (1, 1), 1)
-    choose = fast_kernels.choose_conv
-    nhwc_choice = "onednn_packed" if fast_kernels._has_onednn() else "gemm_1x1_nhwc"
+    choose = runners.choose_conv
+    nhwc_choice = "onednn_packed" if runners._has_onednn() else "gemm_1x1_nhwc"
     assert choose(*one, nhwc) == nhwc_choice
     assert choose((8, 8, 3, 3), (1, 1), (1, 1), (1, 1), 1, nhwc) in {"onednn_packed", "library"}
     assert choose(*one, nchw) == choose(*one, small) == "gemm_1x1"
@@ -172,7 +172,7 @@ def test_conv_and_linear_tasks_match_generic_and_eager(config):
     if ALL_OFF_BUT[config].zero_copy:
         conv_runners = {k for n, k in kinds(fast).items() if n.startswith("conv")}
         linear = "onednn_linear" if ALL_OFF_BUT[config].algorithms and \
-            fast_kernels._has_onednn_linear() else "linear"
+            runners._has_onednn_linear() else "linear"
         if ALL_OFF_BUT[config].algorithms and ALL_OFF_BUT[config].primitives and \
                 onednn.available():
             linear = "onednn_primitive_linear"
@@ -181,7 +181,7 @@ def test_conv_and_linear_tasks_match_generic_and_eager(config):
             "onednn_primitive", "onednn_primitive_input"}, kinds(fast)
     if config == "all_nchw":
         assert "gemm" in used, kinds(fast)  # the 1x1 convs as GEMMs
-    if config == "all_torch_ops" and fast_kernels._has_onednn():
+    if config == "all_torch_ops" and runners._has_onednn():
         # prepacked oneDNN convs accumulating into their output views: the
         # residual's bytes (planned in place) or a zeroed view, never a copy
         assert "onednn_in_place" in used and "onednn" not in used, kinds(fast)
@@ -223,7 +223,7 @@ class ConvActivations(nn.Module):
         return nn.functional.relu6(self.convs[4](d) + a)
 
 
-@pytest.mark.skipif(not fast_kernels._has_onednn(), reason="torch built without oneDNN")
+@pytest.mark.skipif(not runners._has_onednn(), reason="torch built without oneDNN")
 @pytest.mark.parametrize("primitives", PRIMITIVES)
 def test_conv_activations_in_place_after_onednn(primitives):
     """Torch's ops: the activation in place after accumulating into the view.
@@ -246,7 +246,7 @@ def test_conv_activations_in_place_after_onednn(primitives):
     torch.testing.assert_close(out, Executable(module, options=GENERIC).run(*inputs)[0], **TOL)
 
 
-@pytest.mark.skipif(not fast_kernels._has_onednn(), reason="torch built without oneDNN")
+@pytest.mark.skipif(not runners._has_onednn(), reason="torch built without oneDNN")
 @pytest.mark.parametrize("activation", [
     nn.Sigmoid(), nn.Tanh(), nn.Hardsigmoid(), nn.GELU(), nn.GELU(approximate="tanh"),
     nn.Hardtanh(-1.0, 2.0)], ids=lambda m: repr(m))
@@ -297,7 +297,7 @@ def test_linear_tasks_with_reshape_and_activation(algorithms, primitives):
     inputs = (torch.randn(2, 6, 8),)
     module, expected = compiled(Mlp(), inputs)
     fast = Executable(module, options=Options(algorithms=algorithms, primitives=primitives))
-    runner = "onednn_linear" if algorithms and fast_kernels._has_onednn_linear() else "linear"
+    runner = "onednn_linear" if algorithms and runners._has_onednn_linear() else "linear"
     if primitives and onednn.available():
         runner = "onednn_primitive_linear"  # the first reads the graph input: rows per call
         assert kinds(fast)["matmul_gelu_0"] == "onednn_primitive_linear_input", kinds(fast)
@@ -465,7 +465,7 @@ def test_buffers_are_nhwc_views_of_the_arena():
     start = executable.arena.data_ptr()
     end = start + executable.arena.numel()
     nhwc = [v for v in executable.values if v is not None and v.dim() == 4
-            and fast_kernels.is_nhwc(v) and not v.is_contiguous()]
+            and runners.is_nhwc(v) and not v.is_contiguous()]
     assert nhwc
     for v in nhwc:
         assert start <= v.data_ptr() < end

@@ -61,7 +61,7 @@ ELTWISE = {"relu": 0x20, "tanh": 0x21, "hardsigmoid": 0x28, "logistic": 0x29,
            "gelu_tanh": 0x2B, "swish": 0x2C, "clip": 0x2E, "gelu_erf": 0x31,
            "hardswish": 0x34}
 
-# torch's post-op names (runtime/fast_kernels.py CONV_POST_OPS) as (kind, alpha,
+# torch's post-op names (runtime/host/runners.py CONV_POST_OPS) as (kind, alpha,
 # beta); oneDNN's hardswish / hardsigmoid are s * clip(alpha * s + beta, 0, 1)
 # and clip(alpha * s + beta, 0, 1), its swish s * sigmoid(alpha * s)
 _FROM_TORCH = {"relu": ("relu", 0.0, 0.0), "sigmoid": ("logistic", 0.0, 0.0),
@@ -91,7 +91,7 @@ class Blocked:
     the dense [N, C/B, H, W, B] tensor. oneDNN's direct convs on it (`jit_1x1`)
     beat its NHWC ones on ResNet-50's large 1x1 convs at batch 8. Torch ops
     cannot read it, so it is a distinct type, not a tensor: only the
-    primitives here take it (runtime/blocked_layout.py decides which buffers
+    primitives here take it (runtime/host/blocked.py decides which buffers
     are held so)."""
 
     def __init__(self, data: torch.Tensor, shape: Sequence[int], block_size: int | None = None):

@@ -1,4 +1,4 @@
-"""runtime/blocked_layout.py: which buffers the executor holds in oneDNN's
+"""runtime/host/blocked.py: which buffers the executor holds in oneDNN's
 blocked layout (nChw16c with AVX-512, nChw8c with AVX2), and that models
 still compute what eager computes.
 
@@ -12,7 +12,9 @@ from hypothesis import strategies as st
 from torch import nn
 
 from npu_graph.compiler import import_model, lower, optimize, plan_device
-from runtime import blocked_layout, fast_kernels, onednn
+from runtime.host import blocked as blocked_layout
+from runtime.host import onednn
+from runtime.host.runners import is_nhwc
 from runtime.executor import GENERIC, Executable, Options
 from test.models.common import randomize_batch_norm
 from test.models.resnet import Bottleneck, ResNet
@@ -188,7 +190,7 @@ def test_a_blocked_buffer_given_to_a_torch_task_is_refused_not_misread(monkeypat
                         lambda ops, nhwc: {b for b in nhwc if b.output.type.get_shape()[1] % onednn.block() == 0})
     executable = executable_for(Chain(tail="sigmoid"))
     assert not executable.blocked
-    assert any(fast_kernels.is_nhwc(v) and not v.is_contiguous()  # the NHWC views stay
+    assert any(is_nhwc(v) and not v.is_contiguous()  # the NHWC views stay
                for v in executable.values if isinstance(v, torch.Tensor))
 
 
@@ -254,7 +256,7 @@ def nets(draw):
             act = draw(st.sampled_from(list(RandomNet.ACTIVATIONS)))
             layers.append(("conv", out, k, s, p, g, act))
             size, c, relu = (size + 2 * p - k) // s + 1, out, act == "relu"
-        if size < 2:  # a 1x1 map is no NHWC buffer (runtime/arena_layout.py): nor blocked
+        if size < 2:  # a 1x1 map is no NHWC buffer (runtime/host/channels_last.py): nor blocked
             reject()
     return channels, layers, draw(st.integers(1, 2)), start
 

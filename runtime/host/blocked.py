@@ -1,5 +1,5 @@
 """Which arena buffers the runtime holds in oneDNN's blocked layout nChw<B>c
-(runtime/onednn.py `Blocked`, B = `onednn.block()`: 16 with AVX-512, 8 with
+(runtime/host/onednn.py `Blocked`, B = `onednn.block()`: 16 with AVX-512, 8 with
 AVX2; none where oneDNN has no native blocked kernel) instead of NHWC.
 
 Why: on ResNet-50 at batch 8 (AVX-512) oneDNN's direct convs on nChw16c
@@ -11,7 +11,7 @@ Torch ops cannot read a blocked buffer, and oneDNN has only its reference
 loop for a conv whose input and output are laid out unlike (NHWC into
 blocked, or back). So a buffer is blocked only if every task touching it is
 a oneDNN primitive that binds it:
-- a conv task (runtime/fast_kernels.py `conv_pattern`) that oneDNN has a
+- a conv task (runtime/host/runners.py `conv_pattern`) that oneDNN has a
   blocked kernel for (`onednn.has_blocked_conv`): its input, residual
   and output; a graph input is not bound (it arrives per call: with fewer
   than B channels as NCHW, which oneDNN's "first conv" kernel reads into a
@@ -23,7 +23,7 @@ a oneDNN primitive that binds it:
 - a global average pool: its input.
 The buffers one task binds must share a layout, so they are linked; a linked
 group is blocked whole or not at all, and only if each member is an NHWC
-buffer (runtime/arena_layout.py) of fp32 with channels a multiple of B that
+buffer (runtime/host/channels_last.py) of fp32 with channels a multiple of B that
 is not a graph result. A group of ResNet-50 runs from the stem's output to
 the global pool; MobileNetV2's 24-channel buffers keep its group NHWC.
 Last, a group's activations must be large (`MIN_ROWS`): where they fit in
@@ -39,8 +39,8 @@ from xdsl.dialects.builtin import Float32Type
 from xdsl.ir import Operation, SSAValue
 
 from ge_dialect import ascend, ge
-from runtime.fast_kernels import clamps_at_zero, conv_pattern
-from runtime.onednn import block, has_blocked_conv, reads_into_blocked
+from runtime.host.runners import clamps_at_zero, conv_pattern
+from runtime.host.onednn import block, has_blocked_conv, reads_into_blocked
 
 
 # A group is blocked only if its convs' output rows (N * Ho * Wo), weighted

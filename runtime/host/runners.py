@@ -26,9 +26,9 @@ GEMM for small kernels. `choose_conv` picks per shape with the rule measured
 by bench/conv_micro.py (see docs/BENCHMARKS.md, "Host runtime"). With
 `primitives` and oneDNN's library present, the oneDNN convs, the linears
 and global average pooling are instead primitives created here, at load,
-for these very views (runtime/onednn.py): each runner is then one call.
+for these very views (runtime/host/onednn.py): each runner is then one call.
 Those primitives alone also run on buffers held in oneDNN's blocked layout
-(runtime/blocked_layout.py); `specialize` refuses any other runner there.
+(runtime/host/blocked.py); `specialize` refuses any other runner there.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ import torch.nn.functional as F
 from xdsl.ir import Block, BlockArgument, Operation
 
 from ge_dialect import ge
-from runtime import onednn as dnnl
+from runtime.host import onednn as dnnl
 from runtime.program import BlockProgram
 
 Runner = Callable[..., None]  # runner(*task_inputs) writes the task's output view(s)
@@ -388,7 +388,7 @@ def conv_pattern(block: Block) -> ConvPattern | None:
 
 def _primitive_conv(conv, x: int, residual: int | None, act, ins: list, weight, bias,
                     params: tuple, out: torch.Tensor) -> Runner | None:
-    """The conv as a oneDNN primitive created now for these views (runtime/onednn.py):
+    """The conv as a oneDNN primitive created now for these views (runtime/host/onednn.py):
     the activation as a post-op, a residual as a sum post-op into `out`, which is
     the residual's bytes or gets a copy of it. None if oneDNN declines the shape
     or the residual is laid out unlike `out`."""
@@ -746,7 +746,7 @@ def specialize(block: Block, body, ins: list, constants: list[bool], outs: list,
                           relu_input)
     if runner is None and any(isinstance(t, dnnl.Blocked) for t in (*ins, *outs)):
         # Only a oneDNN primitive reads a blocked buffer, and none was made: the
-        # executor then lays the arena out without them (runtime/blocked_layout.py).
+        # executor then lays the arena out without them (runtime/host/blocked.py).
         op = next(iter(_ops(block)), block.last_op)
         raise dnnl.OneDNNError(f"'{op.name}' on blocked buffers: no oneDNN primitive for it")
     return runner

@@ -2,7 +2,7 @@
 
 The IR's memrefs stay NCHW-logical; only the host view's strides change, so a
 4-D activation is read by oneDNN convs without a reorder and a 1x1 conv is a
-plain GEMM over its [N*H*W, C] rows (runtime/fast_kernels.py). Torch ops
+plain GEMM over its [N*H*W, C] rows (runtime/host/runners.py). Torch ops
 compute on logical indices, so any layout gives the same numbers, with one
 exception: two buffers that share bytes *while both live*, which the memory
 plan allows only for an elementwise task writing in place over an input
