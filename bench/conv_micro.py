@@ -3,10 +3,12 @@
     python -m bench.conv_micro [--batch 1] [--iterations 20] [--threads 2] [--layout nhwc]
 
 For every distinct conv shape of ResNet-50 it times (median ms, one process,
-the algorithms interleaved, best of --iterations calls) each algorithm of runtime/host/runners.py
-CONV_ALGORITHMS that applies, with input and output in the given layout (the
-arena's): the library conv (oneDNN), the library conv on a channels_last copy
-of the input, 1x1 convs as GEMMs, img2col + GEMM. Each figure includes
+the algorithms interleaved, best of --iterations calls) each algorithm of
+runtime/host/conv_algorithms.py that applies, and two forms the runtime does
+not use (they lost on every shape: kept here to show it), with input and
+output in the given layout (the arena's): the library conv (oneDNN), the
+library conv on a channels_last copy of the input, 1x1 convs as GEMMs,
+img2col + GEMM. Each figure includes
 writing the result into a preallocated output, as the runtime does.
 The load average is printed: figures from a busy machine are not comparable.
 """
@@ -21,7 +23,8 @@ import torch
 import torch.nn.functional as F
 
 from bench.benchmark import min_ms
-from runtime.host import runners
+from runtime.host import conv_algorithms
+from runtime.host.conv_algorithms import ConvAlgorithm, as_rows
 
 # (in channels, out channels, input size, kernel, stride, count in ResNet-50)
 RESNET50_CONVS = [
@@ -37,6 +40,53 @@ RESNET50_CONVS = [
 ]
 
 
+# Forms the runtime does not use, measured here beside the ones it does.
+def _library_nhwc(w, b, stride, padding, dilation=(1, 1), groups=1):
+    """The library conv on a channels_last copy of the input: oneDNN's NHWC
+    kernel is much faster for few input channels (ResNet's 3-channel stem)."""
+    return lambda x: F.conv2d(x.contiguous(memory_format=torch.channels_last), w, b, stride,
+                              padding, dilation, groups)
+
+
+def _img2col(w, b, stride, padding, dilation=(1, 1), groups=1):
+    """Gather the k*k shifted (strided) windows of a zero-padded NHWC copy into
+    one [N*Ho*Wo, k*k*Cin] matrix, then one GEMM into the output: how the cube
+    unit computes a conv. The padded copy and the column matrix are scratch
+    kept by the runner (outside the arena), allocated on first use."""
+    cout, cin, kh, kw = w.shape
+    wk = w.permute(2, 3, 1, 0).reshape(kh * kw * cin, cout).contiguous()
+    bias = b if b is not None else torch.zeros(cout, dtype=w.dtype)
+    (sh, sw), (ph, pw) = stride, padding
+    scratch: dict[tuple, tuple[torch.Tensor, torch.Tensor]] = {}
+
+    def run(x, out):
+        n, _, h, wd = x.shape
+        ho, wo = out.shape[2:]
+        key = tuple(x.shape)
+        if key not in scratch:
+            padded = torch.zeros(n, h + 2 * ph, wd + 2 * pw, cin, dtype=x.dtype)
+            cols = torch.empty(n, ho, wo, kh * kw, cin, dtype=x.dtype)
+            scratch[key] = padded, cols
+        padded, cols = scratch[key]
+        padded[:, ph:ph + h, pw:pw + wd].copy_(x.permute(0, 2, 3, 1))
+        for i in range(kh):
+            for j in range(kw):
+                cols[:, :, :, i * kw + j].copy_(
+                    padded[:, i:i + sh * (ho - 1) + 1:sh, j:j + sw * (wo - 1) + 1:sw])
+        torch.addmm(bias, cols.view(n * ho * wo, -1), wk, out=as_rows(out))
+    return run
+
+
+ALGORITHMS = {
+    **conv_algorithms.CONV_ALGORITHMS,
+    "library_nhwc": ConvAlgorithm(lambda *a: True, _library_nhwc, fresh=True),
+    "img2col_nhwc": ConvAlgorithm(
+        lambda ws, s, p, d, g: conv_algorithms._plain(ws, s, p, d, g) and max(ws[2:]) <= 3,
+        _img2col),
+}
+NHWC_ONLY = conv_algorithms.NHWC_ONLY | {"img2col_nhwc"}
+
+
 def candidates(n, cin, cout, size, k, stride, layout="nchw"):
     """name -> zero-argument callable writing the conv of one shape into an output
     of `layout` (the arena's layout), from an input of that layout."""
@@ -48,8 +98,8 @@ def candidates(n, cin, cout, size, k, stride, layout="nchw"):
     ref = F.conv2d(x, w, b, st, pd)
     out = torch.empty_like(ref).contiguous(memory_format=fmt)
     runs = {}
-    for name, algo in runners.CONV_ALGORITHMS.items():
-        if ((name in runners.NHWC_ONLY) == (layout == "nhwc") or name.startswith("library")
+    for name, algo in ALGORITHMS.items():
+        if ((name in NHWC_ONLY) == (layout == "nhwc") or name.startswith("library")
                 or algo.fused):
             if algo.applies(w.shape, st, pd, (1, 1), 1):
                 run = (algo.prepare(w, b, st, pd, input_shape=x.shape) if algo.fused

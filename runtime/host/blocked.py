@@ -39,7 +39,7 @@ from xdsl.dialects.builtin import Float32Type
 from xdsl.ir import Operation, SSAValue
 
 from ge_dialect import ascend, ge
-from runtime.host.runners import clamps_at_zero, conv_pattern
+from runtime.host.runners import conv_pattern
 from runtime.host.onednn import block, has_blocked_conv, reads_into_blocked
 
 
@@ -65,7 +65,7 @@ def _fits(buffer: ascend.BufferOp) -> bool:
 def _relu_conv(task: ascend.TaskOp) -> bool:
     """A conv task whose output is a ReLU's or a clamp's at 0 or above."""
     pattern = conv_pattern(task.body.block)
-    return pattern is not None and clamps_at_zero(pattern.act)
+    return pattern is not None and pattern.act is not None and pattern.act.clamps_at_zero()
 
 
 def _is_max_pool(task: ascend.TaskOp) -> bool:

@@ -56,17 +56,10 @@ QUERY_SCRATCHPAD_MD = 136  # dnnl_query_scratchpad_md
 RUNTIME_OMP = 2            # DNNL_RUNTIME_OMP
 ARG_SRC, ARG_DST, ARG_WEIGHTS, ARG_BIAS, ARG_SCRATCHPAD = 1, 17, 33, 41, 80
 
-# dnnl_alg_kind_t of the eltwise post-ops the runtime uses
+# dnnl_alg_kind_t of the eltwise post-ops the runtime uses (runtime/host/activations.py)
 ELTWISE = {"relu": 0x20, "tanh": 0x21, "hardsigmoid": 0x28, "logistic": 0x29,
            "gelu_tanh": 0x2B, "swish": 0x2C, "clip": 0x2E, "gelu_erf": 0x31,
            "hardswish": 0x34}
-
-# torch's post-op names (runtime/host/runners.py CONV_POST_OPS) as (kind, alpha,
-# beta); oneDNN's hardswish / hardsigmoid are s * clip(alpha * s + beta, 0, 1)
-# and clip(alpha * s + beta, 0, 1), its swish s * sigmoid(alpha * s)
-_FROM_TORCH = {"relu": ("relu", 0.0, 0.0), "sigmoid": ("logistic", 0.0, 0.0),
-               "tanh": ("tanh", 0.0, 0.0), "hardswish": ("hardswish", 1 / 6, 0.5),
-               "hardsigmoid": ("hardsigmoid", 1 / 6, 0.5), "swish": ("swish", 1.0, 0.0)}
 
 _Dims = ctypes.c_int64 * 12  # dnnl_dims_t
 
@@ -212,15 +205,6 @@ def block() -> int | None:
             continue
         return b
     return None
-
-
-def eltwise(attr: str, scalars: Sequence[float], algorithm: str) -> tuple:
-    """The post-op for an activation in torch's terms (attr, scalars, algorithm)."""
-    if attr == "hardtanh":
-        return ("eltwise", "clip", *scalars)
-    if attr == "gelu":
-        return ("eltwise", "gelu_tanh" if algorithm == "tanh" else "gelu_erf", 0.0, 0.0)
-    return ("eltwise", *_FROM_TORCH[attr])
 
 
 def _check(status: int, call: str) -> None:

@@ -10,10 +10,10 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from ge_dialect import ascend
+from ge_dialect import ascend, ge
 from ge_dialect.plan_verifier import check_module
 from npu_graph.compiler import import_model, lower, optimize, plan_device
-from runtime.host import onednn, runners
+from runtime.host import conv_algorithms, onednn, runners
 from runtime.host.channels_last import channels_last_buffers
 from runtime.executor import GENERIC, Executable, Options
 from test.models import ZOO, dynamic_shapes, resnet_block, tiny_resnet
@@ -63,11 +63,11 @@ CONV_SHAPES = [  # (n, cin, cout, size, k, stride, padding, bias)
 
 
 @pytest.mark.parametrize("shape", CONV_SHAPES)
-@pytest.mark.parametrize("algorithm", sorted(runners.CONV_ALGORITHMS))
+@pytest.mark.parametrize("algorithm", sorted(conv_algorithms.CONV_ALGORITHMS))
 @pytest.mark.parametrize("x_layout", ["nhwc", "nchw", "sliced"])
 def test_conv_algorithms_match_conv2d(shape, algorithm, x_layout):
     n, cin, cout, size, k, s, p, has_bias = shape
-    algo = runners.CONV_ALGORITHMS[algorithm]
+    algo = conv_algorithms.CONV_ALGORITHMS[algorithm]
     if not algo.applies((cout, cin, k, k), (s, s), (p, p), (1, 1), 1):
         pytest.skip(f"{algorithm} does not apply to this shape")
     torch.manual_seed(0)
@@ -98,7 +98,7 @@ def test_conv_algorithms_match_conv2d(shape, algorithm, x_layout):
         torch.testing.assert_close(out, expected, **TOL)
 
 
-@pytest.mark.skipif(not runners._has_onednn(), reason="torch built without oneDNN")
+@pytest.mark.skipif(not conv_algorithms._has_onednn(), reason="torch built without oneDNN")
 @pytest.mark.parametrize("relu", [False, True])
 @pytest.mark.parametrize("residual", [False, True])
 @pytest.mark.parametrize("nhwc", [False, True])
@@ -110,7 +110,7 @@ def test_onednn_packed_epilogues(relu, residual, nhwc):
     res = torch.randn(2, 16, 5, 5).contiguous(memory_format=fmt)
     expected = F.conv2d(x, w, b, 2, 1) + (res if residual else 0)
     expected = torch.relu(expected) if relu else expected
-    run = runners.CONV_ALGORITHMS["onednn_packed"].prepare(
+    run = conv_algorithms.CONV_ALGORITHMS["onednn_packed"].prepare(
         w, b, (2, 2), (1, 1), input_shape=x.shape, relu=relu, residual=residual)
     torch.testing.assert_close(run(x, res if residual else None), expected, **TOL)
 
@@ -119,8 +119,8 @@ def test_choose_conv_rule():
     nhwc = torch.empty(1, 8, 14, 14).contiguous(memory_format=torch.channels_last)
     nchw, small = torch.empty(1, 8, 14, 14), torch.empty(1, 8, 7, 7)
     one = ((8, 8, 1, 1), (1, 1), (0, 0), (1, 1), 1)
-    choose = runners.choose_conv
-    nhwc_choice = "onednn_packed" if runners._has_onednn() else "gemm_1x1_nhwc"
+    choose = conv_algorithms.choose_conv
+    nhwc_choice = "onednn_packed" if conv_algorithms._has_onednn() else "gemm_1x1_nhwc"
     assert choose(*one, nhwc) == nhwc_choice
     assert choose((8, 8, 3, 3), (1, 1), (1, 1), (1, 1), 1, nhwc) in {"onednn_packed", "library"}
     assert choose(*one, nchw) == choose(*one, small) == "gemm_1x1"
@@ -181,7 +181,7 @@ def test_conv_and_linear_tasks_match_generic_and_eager(config):
             "onednn_primitive", "onednn_primitive_input"}, kinds(fast)
     if config == "all_nchw":
         assert "gemm" in used, kinds(fast)  # the 1x1 convs as GEMMs
-    if config == "all_torch_ops" and runners._has_onednn():
+    if config == "all_torch_ops" and conv_algorithms._has_onednn():
         # prepacked oneDNN convs accumulating into their output views: the
         # residual's bytes (planned in place) or a zeroed view, never a copy
         assert "onednn_in_place" in used and "onednn" not in used, kinds(fast)
@@ -223,7 +223,7 @@ class ConvActivations(nn.Module):
         return nn.functional.relu6(self.convs[4](d) + a)
 
 
-@pytest.mark.skipif(not runners._has_onednn(), reason="torch built without oneDNN")
+@pytest.mark.skipif(not conv_algorithms._has_onednn(), reason="torch built without oneDNN")
 @pytest.mark.parametrize("primitives", PRIMITIVES)
 def test_conv_activations_in_place_after_onednn(primitives):
     """Torch's ops: the activation in place after accumulating into the view.
@@ -246,7 +246,7 @@ def test_conv_activations_in_place_after_onednn(primitives):
     torch.testing.assert_close(out, Executable(module, options=GENERIC).run(*inputs)[0], **TOL)
 
 
-@pytest.mark.skipif(not runners._has_onednn(), reason="torch built without oneDNN")
+@pytest.mark.skipif(not conv_algorithms._has_onednn(), reason="torch built without oneDNN")
 @pytest.mark.parametrize("activation", [
     nn.Sigmoid(), nn.Tanh(), nn.Hardsigmoid(), nn.GELU(), nn.GELU(approximate="tanh"),
     nn.Hardtanh(-1.0, 2.0)], ids=lambda m: repr(m))
@@ -564,3 +564,50 @@ def test_nan_at_a_fused_relu_is_zeroed_and_algorithms_off_keeps_it():
     torch.testing.assert_close(exact, expected, equal_nan=True, **TOL)
     if onednn.available():
         assert not Executable(module).run(x)[0].isnan().any()
+
+
+# --- the activation table -----------------------------------------------------
+
+
+def _activation_ops():
+    from xdsl.dialects.builtin import TensorType, f32
+    from xdsl.ir import Block
+
+    from runtime.host import activations
+
+    def x():
+        return Block(arg_types=[TensorType(f32, [2, 3, 4, 5])]).args[0]
+    ops = [ge.ReluOp(x()), ge.ClampOp(x(), 0.0, 6.0), ge.ClampOp(x(), 0.0), ge.ClampOp(x(), -1.0),
+           ge.SigmoidOp(x()), ge.TanhOp(x()), ge.HardswishOp(x()), ge.HardsigmoidOp(x()),
+           ge.SiluOp(x()), ge.GeluOp(x()), ge.GeluOp(x(), "tanh")]
+    assert {type(op) for op in ops} == set(activations.ACTIVATIONS)
+    return ops
+
+
+@pytest.mark.parametrize("op", _activation_ops(), ids=lambda op: op.name)
+def test_every_activation_form_computes_the_kernel_table_s_op(op):
+    """One table (runtime/host/activations.py): its in-place and out= forms, and
+    its torch post-op with the packed conv, agree with the kernel table."""
+    from runtime import kernels
+    from runtime.host import activations
+
+    torch.manual_seed(0)
+    y = torch.randn(2, 3, 4, 5) * 4
+    expected = kernels.prepare(op)(y)
+    row = activations.ACTIVATIONS[type(op)]
+    in_place = y.clone()
+    row.in_place(op)(in_place)
+    torch.testing.assert_close(in_place, expected, **TOL)
+    if row.out is not None:
+        out = torch.full_like(y, float("nan"))
+        row.out(y, out=out)
+        torch.testing.assert_close(out, expected, **TOL)
+    post_op = activations.post_op(op)
+    if post_op is None:  # a one-sided clamp below zero has no post-op form
+        assert isinstance(op, ge.ClampOp)
+        return
+    if conv_algorithms._has_onednn():
+        x, w = torch.randn(2, 3, 6, 7), torch.randn(3, 3, 3, 3)
+        run = conv_algorithms.CONV_ALGORITHMS["onednn_packed"].prepare(
+            w, None, (1, 1), (0, 0), input_shape=x.shape, unary=post_op.torch_post_op())
+        torch.testing.assert_close(run(x), kernels.prepare(op)(F.conv2d(x, w)), **TOL)

@@ -9,7 +9,11 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from runtime.host import onednn
+from xdsl.dialects.builtin import TensorType, f32
+from xdsl.ir import Block
+
+from ge_dialect import ge
+from runtime.host import activations, onednn
 
 pytestmark = pytest.mark.skipif(not onednn.available(), reason="no oneDNN library (onednn-cpu-gomp)")
 TOL = dict(rtol=1e-4, atol=1e-4)
@@ -46,26 +50,40 @@ def test_conv_writes_the_view(shape):
     torch.testing.assert_close(out, F.conv2d(x, w, b, s, p, d, g), **TOL)
 
 
+def _value():
+    return Block(arg_types=[TensorType(f32, [4])]).args[0]
+
+
+# GE activation ops, their oneDNN post-op from the activation table, and torch's op.
 ACTIVATIONS = [
-    (("relu", [], ""), F.relu),
-    (("hardtanh", [0.0, 6.0], ""), F.relu6),
-    (("hardtanh", [-1.0, 2.0], ""), lambda y: F.hardtanh(y, -1.0, 2.0)),
-    (("sigmoid", [], ""), torch.sigmoid),
-    (("tanh", [], ""), torch.tanh),
-    (("hardswish", [], ""), F.hardswish),
-    (("hardsigmoid", [], ""), F.hardsigmoid),
-    (("swish", [], ""), F.silu),
-    (("gelu", [], "none"), F.gelu),
-    (("gelu", [], "tanh"), lambda y: F.gelu(y, approximate="tanh")),
+    (lambda: ge.ReluOp(_value()), F.relu),
+    (lambda: ge.ClampOp(_value(), 0.0, 6.0), F.relu6),
+    (lambda: ge.ClampOp(_value(), -1.0, 2.0), lambda y: F.hardtanh(y, -1.0, 2.0)),
+    (lambda: ge.SigmoidOp(_value()), torch.sigmoid),
+    (lambda: ge.TanhOp(_value()), torch.tanh),
+    (lambda: ge.HardswishOp(_value()), F.hardswish),
+    (lambda: ge.HardsigmoidOp(_value()), F.hardsigmoid),
+    (lambda: ge.SiluOp(_value()), F.silu),
+    (lambda: ge.GeluOp(_value()), F.gelu),
+    (lambda: ge.GeluOp(_value(), "tanh"), lambda y: F.gelu(y, approximate="tanh")),
 ]
 
 
-@pytest.mark.parametrize("post_op,reference", ACTIVATIONS, ids=lambda a: str(a[0]) if isinstance(a, tuple) else "")
+def eltwise(make_op) -> tuple:
+    return activations.post_op(make_op()).dnnl_post_op()
+
+
+def test_every_activation_with_a_post_op_is_tested_here():
+    tested = {type(make()) for make, _ in ACTIVATIONS}
+    assert tested == set(activations.ACTIVATIONS)
+
+
+@pytest.mark.parametrize("post_op,reference", ACTIVATIONS, ids=lambda a: "")
 def test_activation_post_ops_match_torch(post_op, reference):
     torch.manual_seed(0)
     x, w, b = nhwc(1, 4, 8, 8) * 3, torch.randn(8, 4, 3, 3), torch.randn(8)
     out = nhwc(1, 8, 8, 8)
-    onednn.conv2d(x, w, b, out, (1, 1), (1, 1), (1, 1), 1, [onednn.eltwise(*post_op)])()
+    onednn.conv2d(x, w, b, out, (1, 1), (1, 1), (1, 1), 1, [eltwise(post_op)])()
     torch.testing.assert_close(out, reference(F.conv2d(x, w, b, 1, 1)), **TOL)
 
 
@@ -75,7 +93,7 @@ def test_sum_post_op_accumulates_into_the_residual_then_relu():
     residual = nhwc(2, 16, 6, 6)
     expected = F.relu(F.conv2d(x, w, b) + residual)
     onednn.conv2d(x, w, b, residual, (1, 1), (0, 0), (1, 1), 1,
-                  [("sum",), onednn.eltwise("relu", [], "")])()
+                  [("sum",), activations.RELU.dnnl_post_op()])()
     torch.testing.assert_close(residual, expected, **TOL)
 
 
@@ -98,7 +116,7 @@ def test_linear_writes_the_rows(post_op, reference, has_bias):
     x, w = torch.randn(6, 20), torch.randn(12, 20)
     b = torch.randn(12) if has_bias else None
     out = torch.full((6, 12), float("nan"))
-    onednn.linear(x, w, b, out, [onednn.eltwise(*post_op)] if post_op else [])()
+    onednn.linear(x, w, b, out, [eltwise(post_op)] if post_op else [])()
     torch.testing.assert_close(out, reference(F.linear(x, w, b)), **TOL)
 
 
@@ -201,7 +219,7 @@ def test_blocked_residual_sum_then_relu():
     residual = torch.randn(2, 16, 6, 6)
     into = blocked(residual)
     onednn.conv2d(blocked(x), w, b, into, (1, 1), (0, 0), (1, 1), 1,
-                  [("sum",), onednn.eltwise("relu", [], "")])()
+                  [("sum",), activations.RELU.dnnl_post_op()])()
     torch.testing.assert_close(into.logical(), F.relu(F.conv2d(x, w, b) + residual), **TOL)
 
 
