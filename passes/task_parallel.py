@@ -16,6 +16,7 @@ from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i64
 from xdsl.passes import ModulePass
 
 from ge_dialect import ascend
+from passes.pipelines import DEFAULT_MAX_STREAMS
 from passes.planning import streams as stream_plan
 from passes.planning.task_graph import FunctionGraph, dependences, lowered_graphs
 from runtime import cost_model, scheduler
@@ -62,7 +63,7 @@ class TaskParallelPass(ModulePass):
     name = "task-parallel"
     level = "ascend"  # ordering rule 1 and the plan guard rail: passes/pipelines.py
     plans = True
-    max_streams: int = 4
+    max_streams: int = DEFAULT_MAX_STREAMS
     hardware: str = cost_model.DEFAULT_CHIP
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
