@@ -14,6 +14,7 @@ passes/pipelines.py, and the file format is npu_graph/artifact.py.
 from __future__ import annotations
 
 import sys
+import threading
 from collections.abc import Sequence
 
 import torch
@@ -24,7 +25,7 @@ from xdsl.ir import Operation, SSAValue
 from ge_dialect import ascend, find_func, ge
 from ge_dialect.printing import format_ir
 from npu_graph import compiler
-from runtime.executor import Executable
+from runtime.executor import DEFAULT_MAX_INFLIGHT, Executable
 
 # GE's operator type names where they are not the CamelCase of our op name.
 GE_TYPE_NAMES = {
@@ -167,17 +168,22 @@ class OptimizedGraph(_Printable):
     runtime's (simulated device time, memory, tasks) after the last call.
     """
 
-    def __init__(self, module: ModuleOp, pipeline: str = "", name: str = "graph"):
+    def __init__(self, module: ModuleOp, pipeline: str = "", name: str = "graph",
+                 max_inflight: int = DEFAULT_MAX_INFLIGHT):
         self.module = module
         self.pipeline = pipeline
         self.name = name
+        self.max_inflight = max_inflight
         self._executable: Executable | None = None
+        self._load_lock = threading.Lock()
 
     @property
     def executable(self) -> Executable:
-        if self._executable is None:
-            self._executable = Executable(self.module)
-        return self._executable
+        """The loaded graph; calls from several threads share it (see runtime/executor.py)."""
+        with self._load_lock:
+            if self._executable is None:
+                self._executable = Executable(self.module, max_inflight=self.max_inflight)
+            return self._executable
 
     @property
     def input_names(self) -> list[str]:

@@ -3,6 +3,7 @@
     executor = GraphExecutor()
     executor.load_graph("resnet50_optimized.npu")
     output = executor.run(input_data=x)
+    future = executor.run_async(input_data=x)    # a concurrent.futures.Future
     stats = executor.get_stats()   # execution_time (ms), memory_usage (MB), ...
 
 `run` takes the inputs positionally, as `input_data=` (one tensor or a
@@ -13,7 +14,9 @@ does the loading and running.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 import torch
@@ -23,8 +26,14 @@ from runtime.program import InputError
 
 
 class GraphExecutor:
-    def __init__(self):
+    """`max_inflight` caps the runs in flight at once (`run` from several threads,
+    `run_async`): each has an arena of its own (runtime/executor.py)."""
+
+    def __init__(self, max_inflight: int | None = None):
         self.graph: OptimizedGraph | None = None
+        self.max_inflight = max_inflight
+        self._pool: ThreadPoolExecutor | None = None
+        self._pool_lock = threading.Lock()
 
     def load_graph(self, graph_or_path) -> GraphExecutor:
         """An optimized graph, a parsed graph (run unoptimized: lowered as is,
@@ -40,6 +49,8 @@ class GraphExecutor:
         else:
             raise TypeError("load_graph takes an optimized graph, a parsed graph or a path, "
                             f"not {type(graph_or_path).__name__}")
+        if self.max_inflight is not None:
+            self.graph.max_inflight = self.max_inflight
         self.graph.executable  # load now: a bad graph fails here, not at the first run
         return self
 
@@ -53,6 +64,30 @@ class GraphExecutor:
                                  "not both")
             inputs = self._arrange(input_data)
         return self.graph(*inputs)
+
+    def run_async(self, *inputs, input_data=None) -> Future:
+        """`run` on a worker thread: a Future whose `result()` is the output(s),
+        or raises the run's error. Several may be in flight; each result goes to
+        its own Future."""
+        if self.graph is None:
+            raise RuntimeError("no graph loaded; call load_graph(graph_or_path) first")
+        with self._pool_lock:
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(self.graph.executable.max_inflight,
+                                                thread_name_prefix="npu_graph")
+        return self._pool.submit(self.run, *inputs, input_data=input_data)
+
+    def close(self) -> None:
+        """Wait for the runs in flight and stop the worker threads."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)
+            self._pool = None
+
+    def __enter__(self) -> GraphExecutor:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
 
     def _arrange(self, data) -> tuple[torch.Tensor, ...]:
         if isinstance(data, torch.Tensor):

@@ -17,6 +17,14 @@ at those shapes, and caches the plan. Later runs at that shape bind the cached
 views and run as a static graph does; nothing is recompiled. A run whose
 buffer shapes differ from its plan (a data-dependent shape) is an error.
 
+Concurrent runs: `run` may be called from several threads at once. Each
+call in flight gets a replica of its own (arena, buffer views, task runners,
+oneDNN primitives, per-shape plans), from a pool that grows on demand up to
+`max_inflight` replicas; further calls wait for one to be free. Weights are
+decoded once and shared read-only by every replica (prepacked copies that
+oneDNN primitives make are per replica). Memory grows with the replicas
+actually used, at most `max_inflight` arenas.
+
 Host order: tasks run in program order by default. Any order that respects
 streams and events is legal on the device, and the memory plan must hold
 for all of them; `set_host_order` runs the simulated timeline's order or
@@ -26,6 +34,7 @@ any other legal order, so tests can check that.
 from __future__ import annotations
 
 import json
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -44,6 +53,7 @@ from runtime.host import onednn as dnnl
 from runtime.program import BlockProgram, check_inputs
 
 MB = 2**20
+DEFAULT_MAX_INFLIGHT = 4  # replicas a graph may run on at once (each its own arena)
 
 
 class LoadError(ValueError):
@@ -119,7 +129,10 @@ class Executable:
 
     def __init__(self, module: ModuleOp, func_name: str = "main",
                  hardware: cost_model.Hardware = cost_model.DEFAULT_HARDWARE,
-                 options: Options = Options()):
+                 options: Options = Options(), max_inflight: int = DEFAULT_MAX_INFLIGHT,
+                 _weights: list[torch.Tensor] | None = None):
+        if not isinstance(max_inflight, int) or max_inflight < 1:
+            raise ValueError(f"max_inflight must be an integer >= 1, got {max_inflight!r}")
         fn = find_func(module, func_name)
         size = ascend.arena_size(fn)
         if size is None:
@@ -145,9 +158,11 @@ class Executable:
         nhwc = arena_layout.channels_last_buffers(ops) if self.options.channels_last else set()
         self.weight_slots: set[int] = set()
         self._buffers: list[tuple[int, ascend.BufferOp]] = []
+        shared = iter(_weights) if _weights is not None else None
         for op in ops:
             if isinstance(op, ascend.WeightOp):
-                slot[op.output] = self._add(kernels.tensor_from_attr(op.value))
+                weight = next(shared) if shared is not None else kernels.tensor_from_attr(op.value)
+                slot[op.output] = self._add(weight)
                 self.weight_slots.add(slot[op.output])
             elif isinstance(op, ascend.BufferOp):
                 slot[op.output] = self._add(None)
@@ -192,6 +207,12 @@ class Executable:
         self.plan = None if self.dynamic else self._schedule([t.estimate for t in self.tasks])
         self.set_host_order("program")
         self.last_host_ms = self.last_kernel_ms = 0.0
+        # The replica pool (see the module docstring): this object is replica 0.
+        self._replicate = (module, func_name, hardware, options)
+        self.max_inflight = max_inflight
+        self._idle: list[Executable] = [self]
+        self._replicas = 1
+        self._pool_lock = threading.Condition()
 
     def _direct_outputs(self) -> dict[int, Callable]:
         """Results a task can write straight into the tensor `run` returns
@@ -297,9 +318,57 @@ class Executable:
                           for i in order]
         self._input_uses = [(args, k, s) for (_, args), i in zip(self._prepared, order)
                             for k, s in enumerate(self.tasks[i].ins) if s < len(self.arg_types)]
+        if hasattr(self, "_pool_lock"):  # idle replicas made for the old order go
+            with self._pool_lock:
+                dropped = [r for r in self._idle if r is not self]
+                self._idle = [r for r in self._idle if r is self]
+                self._replicas -= len(dropped)
+                self._pool_lock.notify_all()
 
     def run(self, *inputs: torch.Tensor) -> list[torch.Tensor]:
+        """The graph's outputs for `inputs`; safe to call from several threads at once."""
         check_inputs(self.arg_types, inputs)
+        replica = self._acquire()
+        try:
+            outputs = replica._run(inputs)
+        finally:
+            self._release(replica)
+        return outputs
+
+    def _acquire(self) -> Executable:
+        """An idle replica, a new one if the pool may grow, else wait for one."""
+        with self._pool_lock:
+            while not self._idle and self._replicas >= self.max_inflight:
+                self._pool_lock.wait()
+            if self._idle:
+                return self._idle.pop()
+            self._replicas += 1
+        try:
+            return self._new_replica()
+        except BaseException:
+            with self._pool_lock:
+                self._replicas -= 1
+                self._pool_lock.notify()
+            raise
+
+    def _release(self, replica: Executable) -> None:
+        with self._pool_lock:
+            if replica is not self and replica.plan is not None:  # stats: the last run's
+                self.plan, self.jobs = replica.plan, replica.jobs
+                self.last_host_ms, self.last_kernel_ms = replica.last_host_ms, replica.last_kernel_ms
+            self._idle.append(replica)
+            self._pool_lock.notify()
+
+    def _new_replica(self) -> Executable:
+        module, func_name, hardware, options = self._replicate
+        weights = [self.values[s] for s in sorted(self.weight_slots)]
+        replica = Executable(module, func_name, hardware, options, max_inflight=1,
+                             _weights=weights)
+        replica.set_host_order(self.host_order)
+        return replica
+
+    def _run(self, inputs: tuple) -> list[torch.Tensor]:
+        """One run on this replica's arena; its caller holds the replica."""
         clock = time.perf_counter
         start = clock()
         values = self.values
