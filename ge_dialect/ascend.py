@@ -56,6 +56,9 @@ def align(n: int, to: int = MEM_ALIGN) -> int:
 # and the total without reuse, in bytes.
 MEMORY_LOWER_BOUND = "ascend.memory_lower_bound"
 MEMORY_NAIVE = "ascend.memory_naive"
+# Set when memory-reuse reordered tasks to lower the peak: the arena the
+# program order needed, in bytes.
+MEMORY_PROGRAM_ORDER = "ascend.memory_program_order"
 UNITS = ("cube", "vector", "aicpu")
 
 # Discardable attributes hardware-mapping writes on GE ops and lowering reads

@@ -201,12 +201,17 @@ def over_budget(graph: FunctionGraph, plan: MemoryPlan, limit: int, note: str) -
             f"Live at the peak, largest first: {', '.join(shown)}{more}")
 
 
-def _plan_within(graph: FunctionGraph, strategy: str, in_place: bool,
-                 limit: int | None) -> tuple[FunctionGraph, MemoryPlan]:
+def _plan_within(graph: FunctionGraph, strategy: str, in_place: bool, limit: int | None,
+                 reorder: bool) -> tuple[FunctionGraph, MemoryPlan, int | None]:
+    """The plan, and the program order's arena if tasks were reordered to lower
+    the peak (to fit `limit`, or always with `reorder`)."""
     plan = plan_graph(graph, strategy, in_place)
-    if limit is None or plan.arena <= limit:
-        return graph, plan
+    fits = limit is None or plan.arena <= limit
+    if fits and not reorder:
+        return graph, plan, None
     if len(graph.streams) > 1 or graph.has_events:
+        if fits:  # reordering would break the streams' order; the plan stands
+            return graph, plan, None
         note = ("; tasks were not reordered because streams and events already fix their "
                 "order: run memory-reuse before task-parallel to let it reorder")
         raise PassFailedException(over_budget(graph, plan, limit, note))
@@ -216,18 +221,19 @@ def _plan_within(graph: FunctionGraph, strategy: str, in_place: bool,
     deps = dependences(graph, physical=False)
     program_peak = memory_plan.order_peak(range(len(uses)), uses, sizes, outputs)
     order, peak = memory_plan.low_memory_order(deps, uses, sizes, outputs)
-    note = " (no task order we tried has a lower peak)"
+    note, before = " (no task order we tried has a lower peak)", None
     if peak < program_peak:
+        before = plan.arena
         reorder_tasks(graph, order)
         graph = read_function(graph.fn)
         plan = plan_graph(graph, strategy, in_place)
         note = f" after reordering tasks (the peak was {_mb(program_peak)} in program order)"
-    if plan.arena > limit:
+    if limit is not None and plan.arena > limit:
         raise PassFailedException(over_budget(graph, plan, limit, note))
-    return graph, plan
+    return graph, plan, before
 
 
-def write_plan(graph: FunctionGraph, plan: MemoryPlan) -> None:
+def write_plan(graph: FunctionGraph, plan: MemoryPlan, program_order: int | None = None) -> None:
     for members, offset in zip(plan.groups, plan.offsets):
         for b in members:
             graph.buffers[b].op.properties["offset"] = IntegerAttr(offset, i64)
@@ -235,6 +241,8 @@ def write_plan(graph: FunctionGraph, plan: MemoryPlan) -> None:
     attrs[ascend.ARENA_SIZE] = IntegerAttr(plan.arena, i64)
     attrs[ascend.MEMORY_LOWER_BOUND] = IntegerAttr(plan.lower_bound, i64)
     attrs[ascend.MEMORY_NAIVE] = IntegerAttr(plan.naive, i64)
+    if program_order is not None:
+        attrs[ascend.MEMORY_PROGRAM_ORDER] = IntegerAttr(program_order, i64)
 
 
 def memory_report(module: ModuleOp) -> str:
@@ -247,9 +255,12 @@ def memory_report(module: ModuleOp) -> str:
         lower = fn.attributes[ascend.MEMORY_LOWER_BOUND].value.data
         naive = fn.attributes[ascend.MEMORY_NAIVE].value.data
         ratio = f"{arena / lower:.3f}x" if lower else "-"
+        before = fn.attributes.get(ascend.MEMORY_PROGRAM_ORDER)
+        reordered = (f", tasks reordered: {before.value.data} bytes ({_mb(before.value.data)}) "
+                     "in program order" if before is not None else "")
         lines.append(f"memory-reuse @{fn.sym_name.data}: arena {arena} bytes ({_mb(arena)}), "
                      f"lower bound {lower} bytes ({_mb(lower)}), naive {naive} bytes "
-                     f"({_mb(naive)}), arena/lower bound {ratio}")
+                     f"({_mb(naive)}), arena/lower bound {ratio}{reordered}")
     return "\n".join(lines)
 
 
@@ -265,8 +276,12 @@ class MemoryReusePass(ModulePass):
     size-class; `in-place` lets elementwise tasks overwrite their last-read
     input; `memory-limit-mb` (MB of 2**20 bytes, as the runtime's stats) fails
     with the live tensors at the peak if the arena does not fit, after trying
-    memory-friendly task orders (single stream only). Functions without
-    `ascend.arena_size` are not lowered and are left alone.
+    memory-friendly task orders (single stream only). `reorder` tries those
+    orders without a budget and keeps one whose peak is lower than program
+    order's (GE's memory planning: the smallest peak), recording the program
+    order's arena as `ascend.memory_program_order`; on several streams it
+    changes nothing. Functions without `ascend.arena_size` are not lowered
+    and are left alone.
     """
 
     name = "memory-reuse"
@@ -275,6 +290,7 @@ class MemoryReusePass(ModulePass):
     strategy: str = "auto"
     in_place: bool = True
     memory_limit_mb: int | float | None = None
+    reorder: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.strategy not in STRATEGIES:
@@ -286,5 +302,6 @@ class MemoryReusePass(ModulePass):
         limit = None if self.memory_limit_mb is None else int(self.memory_limit_mb * MB)
         for graph in lowered_graphs(op, self.name):
             check_races(graph)
-            graph, plan = _plan_within(graph, self.strategy, self.in_place, limit)
-            write_plan(graph, plan)
+            graph, plan, before = _plan_within(graph, self.strategy, self.in_place, limit,
+                                               self.reorder)
+            write_plan(graph, plan, before)

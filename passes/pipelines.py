@@ -26,8 +26,8 @@ The ordering rules, each stated once:
    its cast pairs, then hardware-mapping runs again so its annotations
    describe the new ops.
 3. Streams before the memory plan, as GE does, so reuse keeps all their
-   parallelism; with a memory budget, the memory plan first, so tasks can
-   still be reordered to fit.
+   parallelism; with memory planning (a budget, or the smallest peak), the
+   memory plan first, so tasks can still be reordered.
 
 `layout-transform` (NC1HWC0) is not in a level: the host runtime's 5-D
 kernels unpack to NCHW, so it costs host time until they are native; run it
@@ -108,14 +108,22 @@ def precision_passes(mode: str, hardware: str | None) -> list[str]:
     return [f"precision-mode{{mode={mode}}}", "canonicalize", "cse", "dce", *remap]
 
 
+def _memory_reuse(memory_limit_mb: float | None, minimize_peak: bool) -> str:
+    if memory_limit_mb is not None:
+        return f"memory-reuse{{memory-limit-mb={memory_limit_mb:g}}}"
+    return "memory-reuse{reorder=true}" if minimize_peak else "memory-reuse"
+
+
 def device_passes(max_streams: int = DEFAULT_MAX_STREAMS, memory_limit_mb: float | None = None,
-                  *, task_parallel: bool = True, memory_reuse: bool = True) -> list[str]:
-    """The Ascend-level passes (rule 3); `memory_limit_mb` is a budget for the plan."""
+                  *, task_parallel: bool = True, memory_reuse: bool = True,
+                  minimize_peak: bool = False) -> list[str]:
+    """The Ascend-level passes (rule 3); `memory_limit_mb` is a budget for the
+    plan, `minimize_peak` plans for the smallest peak without one."""
     parallel = [f"task-parallel{{max-streams={max_streams}}}"] if task_parallel else []
     if not memory_reuse:
         return parallel
-    if memory_limit_mb is not None:
-        return [f"memory-reuse{{memory-limit-mb={memory_limit_mb:g}}}", *parallel]
+    if memory_limit_mb is not None or minimize_peak:
+        return [_memory_reuse(memory_limit_mb, minimize_peak), *parallel]
     return [*parallel, "memory-reuse"]
 
 
@@ -170,23 +178,23 @@ class Flags:
                "dce": self.enable_dead_code_elimination}
         return {name for name, on in off.items() if not on}
 
-    def budget(self) -> float | None:
-        """The memory budget, checked: planning is a mode of memory-reuse."""
-        if not (self.enable_memory_planning or self.memory_limit_mb is not None):
-            return None
-        if self.memory_limit_mb is None:
-            raise ValueError("enable_memory_planning needs memory_limit_mb (the budget in MB)")
-        if not self.enable_memory_reuse:
+    def planning(self) -> bool:
+        """Memory planning (GE's): within `memory_limit_mb` if given, else for the
+        smallest peak. It is a mode of memory-reuse, so that must be on."""
+        planning = self.enable_memory_planning or self.memory_limit_mb is not None
+        if planning and not self.enable_memory_reuse:
             raise ValueError("memory planning is a mode of the memory-reuse pass "
-                             "(MemoryReusePass); enable it to plan within memory_limit_mb")
-        return self.memory_limit_mb
+                             "(MemoryReusePass); enable it to plan memory")
+        if self.memory_limit_mb is not None and not self.memory_limit_mb > 0:
+            raise ValueError(f"memory_limit_mb must be > 0, got {self.memory_limit_mb}")
+        return planning
 
 
-def _with_options(name: str, flags: Flags, budget: float | None) -> str:
+def _with_options(name: str, flags: Flags, planning: bool) -> str:
     if name == "task-parallel":
         return f"{name}{{max-streams={flags.max_streams}}}"
-    if name == "memory-reuse" and budget is not None:
-        return f"{name}{{memory-limit-mb={budget:g}}}"
+    if name == "memory-reuse":
+        return _memory_reuse(flags.memory_limit_mb, planning)
     return name
 
 
@@ -201,21 +209,21 @@ def build_pipeline(passes: list[str] | None = None, **keywords) -> str:
 
     flags = Flags.parse(keywords)
     off = flags.switched_off()
-    budget = flags.budget()
+    planning = flags.planning()
     if passes is None:
         ge_level = [n for n in LEVELS[DEFAULT_LEVEL] if n not in off]
-        device = device_passes(flags.max_streams, budget,
+        device = device_passes(flags.max_streams, flags.memory_limit_mb,
                                task_parallel="task-parallel" not in off,
-                               memory_reuse="memory-reuse" not in off)
+                               memory_reuse="memory-reuse" not in off, minimize_peak=planning)
     else:
         names = [n for n in check_pass_names(list(passes), set(get_all_passes()))
                  if n not in off]
-        if budget is not None and "memory-reuse" not in names:
+        if planning and "memory-reuse" not in names:
             raise ValueError("memory planning is a mode of the memory-reuse pass "
-                             "(MemoryReusePass); enable it to plan within memory_limit_mb")
+                             "(MemoryReusePass); enable it to plan memory")
         ge_level = [f"{n}{{disable={','.join(sorted(off))}}}" if n in LEVELS and off else n
                     for n in names if level_of(n) == "ge"]
-        device = [_with_options(n, flags, budget) for n in names if level_of(n) == "ascend"]
+        device = [_with_options(n, flags, planning) for n in names if level_of(n) == "ascend"]
     if flags.precision_mode is not None:
         mapped = "hardware-mapping" in ge_level
         ge_level = [n for n in ge_level if n != "hardware-mapping"]

@@ -147,6 +147,7 @@ class Executable:
                             "the host") from e
         self.memory_lower_bound = _int_attr(fn, ascend.MEMORY_LOWER_BOUND)
         self.memory_naive = _int_attr(fn, ascend.MEMORY_NAIVE) or size
+        self.memory_program_order = _int_attr(fn, ascend.MEMORY_PROGRAM_ORDER)
         slot: dict[SSAValue, int] = {a: i for i, a in enumerate(fn.body.block.args)}
         self.values: list[torch.Tensor | None] = [None] * len(slot)
         self.tasks: list[Task] = []
@@ -499,7 +500,9 @@ class Executable:
         """Simulated device time and utilization, host time, memory, one entry per task.
 
         Times in ms, memory in MB. `memory_lower_bound` is None when the
-        memory-reuse pass has not planned the function. `host_overhead_ms` is
+        memory-reuse pass has not planned the function; `memory_program_order`
+        is the arena program order needed when memory planning reordered tasks
+        to lower the peak, else None. `host_overhead_ms` is
         host time minus the time inside task calls (each task's kernels,
         epilogues and any copy into its view); `threads` is torch's intra-op
         thread count the run used (set it with torch.set_num_threads).
@@ -517,6 +520,8 @@ class Executable:
             "memory_usage": self.arena.numel() / MB + dynamic_mb,
             "memory_lower_bound": None if lower is None else lower / MB,
             "memory_naive": self.memory_naive / MB,
+            "memory_program_order": (None if self.memory_program_order is None
+                                     else self.memory_program_order / MB),
             "throughput": self.batch_size / (makespan_ms / 1e3) if makespan_ms else 0.0,
             "num_tasks": len(self.tasks),
             "num_streams": len({t.stream for t in self.tasks}),

@@ -86,6 +86,8 @@ def test_flags_switch_passes_off_one_by_one():
     assert "constant-fold" not in build_pipeline(enable_constant_folding=False)
     assert ",dce," not in build_pipeline(enable_dead_code_elimination=False)
     planned = build_pipeline(enable_memory_planning=True, memory_limit_mb=64)
+    assert build_pipeline(enable_memory_planning=True).endswith(
+        "lower-to-ascend,memory-reuse{reorder=true},task-parallel{max-streams=4}")
     assert planned.endswith("memory-reuse{memory-limit-mb=64},task-parallel{max-streams=4}")
     assert "hardware-mapping" not in build_pipeline(enable_hardware_mapping=False)
     assert build_pipeline(["ge-O3", "MemoryReusePass"], enable_op_fusion=False) == \
@@ -111,7 +113,8 @@ def test_precision_mode_runs_cube_ops_in_fp16(article_model, article_graph):
 
 @pytest.mark.parametrize("keywords, message", [
     ({"enable_fusion": True}, r"unknown optimize\(\) keyword\(s\) enable_fusion; known: "),
-    ({"enable_memory_planning": True}, "needs memory_limit_mb"),
+    ({"enable_memory_planning": True, "enable_memory_reuse": False}, "mode of the memory-reuse"),
+    ({"memory_limit_mb": 0}, "memory_limit_mb must be > 0"),
     ({"memory_limit_mb": 10, "enable_memory_reuse": False}, "mode of the memory-reuse pass"),
 ])
 def test_bad_flags_are_clear_errors(keywords, message):
@@ -184,3 +187,32 @@ def test_unoptimized_graph_runs_as_lowered(article_model, article_graph):
     assert executor.graph.pipeline == "lower-to-ascend"
     torch.testing.assert_close(executor.run(x), eager(model, x), rtol=1e-4, atol=1e-4)
     assert re.search(r"batch_norm", str(executor.graph))
+
+
+class Towers(torch.nn.Module):
+    """Two towers whose wide middles need not be live at once."""
+
+    def __init__(self):
+        super().__init__()
+        self.a1, self.b1 = torch.nn.Conv2d(1, 16, 1), torch.nn.Conv2d(1, 16, 1)
+        self.a2, self.b2 = torch.nn.Conv2d(16, 1, 1), torch.nn.Conv2d(16, 1, 1)
+
+    def forward(self, x):
+        a, b = self.a1(x), self.b1(x)
+        return self.a2(a) + self.b2(b)
+
+
+def test_memory_planning_without_a_budget_plans_the_smallest_peak():
+    """The article's pitfall 3 as written: enable_memory_planning=True, no budget."""
+    torch.manual_seed(0)
+    model, x = Towers().eval(), torch.randn(1, 1, 32, 32)
+    graph = NpuGraph(model, input_spec=(x,))
+    planned = GraphOptimizer().optimize(graph, enable_memory_reuse=True,
+                                        enable_memory_planning=True)
+    assert "memory-reuse{reorder=true}" in planned.pipeline
+    torch.testing.assert_close(planned(x), eager(model, x), rtol=1e-4, atol=1e-4)
+    stats, plain = planned.stats, graph.optimize()
+    plain(x)
+    assert stats["memory_program_order"] == plain.stats["memory_usage"]
+    assert stats["memory_usage"] < 0.6 * stats["memory_program_order"]
+    assert plain.stats["memory_program_order"] is None
