@@ -14,6 +14,7 @@ import dataclasses
 import os
 import sys
 import tempfile
+import threading
 import time
 from io import BytesIO
 
@@ -242,8 +243,34 @@ def _report_bug(tool: GeOptMain | None, where: str, error: BaseException) -> int
     return INTERNAL_ERROR
 
 
+# xDSL's parser, verifier and printer walk nested regions by recursion, so deep
+# IR needs a deep Python stack: ge-opt runs on a thread with a large stack and
+# a recursion limit that covers MAX_NESTING levels of regions (each level
+# takes fewer than 20 frames). Deeper input is refused with a clear limit.
+MAX_NESTING = 2000
+STACK_BYTES = 512 * 2**20  # reserved address space; only what is used is touched
+
+
 def main(argv=None, tool_class: type[GeOptMain] = GeOptMain) -> int:
     """Run ge-opt; `tool_class` lets a plugin driver add its passes and dialects."""
+    result: list[int] = []
+    old_limit, old_stack = sys.getrecursionlimit(), threading.stack_size()
+    sys.setrecursionlimit(max(old_limit, 20 * MAX_NESTING + 1000))
+    threading.stack_size(STACK_BYTES)
+    try:
+        worker = threading.Thread(target=lambda: result.append(_main(argv, tool_class)),
+                                  name="ge-opt")
+        worker.start()
+    finally:
+        threading.stack_size(old_stack)
+    try:
+        worker.join()
+    finally:
+        sys.setrecursionlimit(old_limit)
+    return result[0] if result else INTERNAL_ERROR
+
+
+def _main(argv, tool_class: type[GeOptMain]) -> int:
     tool = None
     try:
         tool = tool_class(description=_describe(), args=argv)
@@ -264,6 +291,12 @@ def main(argv=None, tool_class: type[GeOptMain] = GeOptMain) -> int:
         return USER_ERROR
     except KeyboardInterrupt:
         return 130
+    except RecursionError:
+        where = tool.stage if tool else "while starting up"
+        print(f"ge-opt: error: the IR nests regions deeper than ge-opt supports ({where}); "
+              f"it supports at least {MAX_NESTING} levels: flatten the nesting or split the "
+              "module", file=sys.stderr)
+        return USER_ERROR
     except Exception as e:  # noqa: BLE001 - last-resort guard, see module docstring
         return _report_bug(tool, tool.stage if tool else "while starting up", e)
     return 0
