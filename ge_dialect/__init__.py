@@ -17,6 +17,12 @@ def make_context() -> Context:
         ctx.load_dialect(dialect)
     return ctx
 
+# On a function: the structure of what the model returns (a dict, nested
+# tuples, a namedtuple...) as torch's pytree spec in JSON, when it is not a
+# plain tuple of tensors. Every stage keeps it; `npu_graph` rebuilds the
+# structure from the flat results.
+OUTPUT_TREE = "ge.output_tree"
+
 
 def find_func(module: ModuleOp, name: str = "main") -> func.FuncOp:
     """The function `@name` of `module`: `@main` is the graph every stage works on."""

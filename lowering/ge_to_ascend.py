@@ -33,7 +33,7 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
 
-from ge_dialect import ascend, ge
+from ge_dialect import OUTPUT_TREE, ascend, ge
 
 MEM_ALIGN, align = ascend.MEM_ALIGN, ascend.align
 ANNOTATIONS = (ascend.UNIT_ATTR, ascend.COST_ATTR)
@@ -144,6 +144,8 @@ def lower_function(fn: func.FuncOp) -> func.FuncOp:
         block.add_op(ascend.TaskOp(f"{kind}_{index}", annotated_unit(op, members, where), 0,
                                    [env[v] for v in op.operands], outs, body))
     new_fn.attributes[ascend.ARENA_SIZE] = IntegerAttr(offset, i64)
+    if OUTPUT_TREE in fn.attributes:
+        new_fn.attributes[OUTPUT_TREE] = fn.attributes[OUTPUT_TREE]
     return new_fn
 
 

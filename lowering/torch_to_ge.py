@@ -55,13 +55,15 @@ from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     FunctionType,
     ModuleOp,
+    StringAttr,
     TensorType,
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
-from ge_dialect import ge, shapes
+from ge_dialect import OUTPUT_TREE, ge, shapes
 from ge_dialect.shapes import ShapeError
 from lowering.aten import ATEN_TO_GE, HINTS
+from lowering import output_tree
 from lowering.aten import control
 from lowering.aten.common import (
     ELEMENT_TYPES,
@@ -173,7 +175,17 @@ def import_exported(ep: ExportedProgram, func_name: str = "main",
 
 def import_program(ep: ExportedProgram, func_name: str = "main") -> ModuleOp:
     """Translate an ExportedProgram into `builtin.module { func.func @func_name }`."""
-    return ModuleOp([_GraphImporter(ep, ep.graph_module).run(func_name)])
+    fn = _GraphImporter(ep, ep.graph_module).run(func_name)
+    spec = ep.call_spec.out_spec
+    if spec is not None and not output_tree.is_flat(spec):
+        text = output_tree.dumps(spec)
+        if text is None:
+            warnings.warn(f"@{func_name} returns a structure torch's pytree cannot write "
+                          f"({spec.type}); the compiled graph returns its tensors as a flat "
+                          "tuple", RuntimeWarning, stacklevel=2)
+        else:
+            fn.attributes[OUTPUT_TREE] = StringAttr(text)
+    return ModuleOp([fn])
 
 
 # --------------------------------------------------------------------------

@@ -13,17 +13,20 @@ passes/pipelines.py, and the file format is npu_graph/artifact.py.
 
 from __future__ import annotations
 
+import functools
 import sys
 import threading
 from collections.abc import Sequence
 
 import torch
+from torch.utils import _pytree as pytree
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation, SSAValue
 
-from ge_dialect import ascend, find_func, ge
+from ge_dialect import OUTPUT_TREE, ascend, find_func, ge
 from ge_dialect.printing import format_ir
+from lowering import output_tree
 from npu_graph import compiler
 from runtime.executor import DEFAULT_MAX_INFLIGHT, Executable
 
@@ -190,8 +193,23 @@ class OptimizedGraph(_Printable):
         return [a.name_hint or f"arg{i}" for i, a in enumerate(find_func(self.module).args)]
 
     def __call__(self, *inputs: torch.Tensor):
+        """What the model returns: one tensor, a tuple, or the model's own
+        structure (a dict, nested tuples, a namedtuple...; ge_dialect.OUTPUT_TREE)."""
         outputs = self.executable.run(*inputs)
+        spec = self.output_spec
+        if spec is not None:
+            return pytree.tree_unflatten(outputs, spec)
         return outputs[0] if len(outputs) == 1 else tuple(outputs)
+
+    @functools.cached_property
+    def output_spec(self) -> pytree.TreeSpec | None:
+        attr = find_func(self.module).attributes.get(OUTPUT_TREE)
+        spec = output_tree.loads(attr.data) if attr is not None else None
+        n = len(find_func(self.module).function_type.outputs.data)
+        if spec is not None and spec.num_leaves != n:
+            raise ValueError(f"the graph's output structure has {spec.num_leaves} tensors "
+                             f"but @main returns {n}")
+        return spec
 
     @property
     def stats(self) -> dict:

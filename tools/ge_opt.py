@@ -258,7 +258,7 @@ def main(argv=None, tool_class: type[GeOptMain] = GeOptMain) -> int:
     sys.setrecursionlimit(max(old_limit, 20 * MAX_NESTING + 1000))
     threading.stack_size(STACK_BYTES)
     try:
-        worker = threading.Thread(target=lambda: result.append(_main(argv, tool_class)),
+        worker = threading.Thread(target=_run_into, args=(result, argv, tool_class),
                                   name="ge-opt")
         worker.start()
     finally:
@@ -268,6 +268,17 @@ def main(argv=None, tool_class: type[GeOptMain] = GeOptMain) -> int:
     finally:
         sys.setrecursionlimit(old_limit)
     return result[0] if result else INTERNAL_ERROR
+
+
+def _run_into(result: list[int], argv, tool_class: type[GeOptMain]) -> None:
+    """_main's exit status into `result`; `--help` and argparse errors exit
+    through SystemExit, which on a thread must become a status too."""
+    try:
+        result.append(_main(argv, tool_class))
+    except SystemExit as e:
+        result.append(e.code if isinstance(e.code, int) else 0 if e.code is None else 1)
+        if not isinstance(e.code, int | None):
+            print(e.code, file=sys.stderr)
 
 
 def _main(argv, tool_class: type[GeOptMain]) -> int:
