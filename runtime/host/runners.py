@@ -546,14 +546,32 @@ def _same_element_types(op) -> bool:
     return all(getattr(v.type, "element_type", None) == want for v in op.operands)
 
 
+def _aliases_unlike(t: Task, value) -> bool:
+    """`value` is a task input whose bytes the plan shares with the output but
+    which is read with other shape or strides (a broadcast operand): torch
+    refuses an out= write over it, so the generic path (compute, then copy)
+    runs it."""
+    i = t.arg(value)
+    view = t.ins[i] if i is not None else None
+    if not isinstance(view, torch.Tensor) or view.numel() == 0 or t.out.numel() == 0:
+        return False
+    lo, hi = view.data_ptr(), view.data_ptr() + view.numel() * view.element_size()
+    out_lo = t.out.data_ptr()
+    out_hi = out_lo + t.out.numel() * t.out.element_size()
+    overlap = lo < out_hi and out_lo < hi
+    return overlap and (view.shape != t.out.shape or view.stride() != t.out.stride())
+
+
 def _tail_task(t: Task) -> Runner | None:
     """Any body whose last op is elementwise with an `out=` form: the ops before
     it run as usual, the last one writes into the view."""
     last, out = t.ops[-1], t.out
-    body = BlockProgram(t.block)  # its own copy: the generic path keeps the original
     variant = OUT_VARIANTS.get(type(last))
     if (variant is None or t.yielded != [last.results[0]] or not _same_element_types(last)
-            or not body.steps or body.steps[-1][2] != body.outputs):
+            or any(_aliases_unlike(t, v) for v in last.operands)):
+        return None
+    body = BlockProgram(t.block)  # its own copy: the generic path keeps the original
+    if not body.steps or body.steps[-1][2] != body.outputs:
         return None
     _, ins, outs = body.steps[-1]
     body.steps[-1] = (lambda *xs: variant(*xs, out=out), ins, outs)

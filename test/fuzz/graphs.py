@@ -358,6 +358,38 @@ def torch_linear(a, p):
     return F.linear(a[0], a[1], bias)
 
 
+# Unary ops defined on every real number, with no parameters.
+UNARY = (
+    ("sigmoid", ge.SigmoidOp, torch.sigmoid),
+    ("tanh", ge.TanhOp, torch.tanh),
+    ("neg", ge.NegOp, torch.neg),
+    ("abs", ge.AbsOp, torch.abs),
+    ("erf", ge.ErfOp, torch.erf),
+    ("silu", ge.SiluOp, F.silu),
+    ("hardswish", ge.HardswishOp, F.hardswish),
+    ("hardsigmoid", ge.HardsigmoidOp, F.hardsigmoid),
+)
+
+
+def draw_tensor_binary(draw: Draw, x: Value, pool: Sequence[Value]):
+    """draw_binary, with the scalar as a 0-d tensor (torch.maximum takes no float)."""
+    extra, params = draw_binary(draw, x, pool)
+    params.pop("python_scalar", None)
+    return extra, params
+
+
+def draw_clamp(draw: Draw, x: Value, pool):
+    low = draw(st.sampled_from([None, -1.0, 0.0, 0.5]))
+    high = draw(st.sampled_from([None, 1.0, 6.0] if low is not None else [1.0, 6.0]))
+    return (), {"min": low, "max": high}
+
+
+def draw_softmax(draw: Draw, x: Value, pool):
+    dims = [d for d in range(x.rank) if not (x.batch and d == 0)]
+    dim = draw(st.sampled_from(dims))
+    return (), {"dim": dim - x.rank if draw(st.booleans()) else dim}
+
+
 def draw_const(draw: Draw, x, pool):
     return (), {"shape": tuple(draw(st.lists(st.integers(1, 4), max_size=3)))}
 
@@ -400,6 +432,28 @@ MENU: tuple[OpEntry, ...] = (
             lambda a, p: ge.LinearOp(a[0], a[1], a[2] if p["bias"] else None), torch_linear),
     OpEntry("const", None, draw_const, lambda operands, p: [Const(p["shape"])],
             lambda a, p: a[0], lambda a, p: a[0]),
+    OpEntry("sub", any_value, draw_binary, binary_consts,
+            lambda a, p: ge.SubOp(*ordered(a, p)),
+            lambda a, p: ordered(a, p)[0] - ordered(a, p)[1]),
+    OpEntry("maximum", any_value, draw_tensor_binary, binary_consts,
+            lambda a, p: ge.MaximumOp(*ordered(a, p)),
+            lambda a, p: torch.maximum(*ordered(a, p))),
+    OpEntry("minimum", any_value, draw_tensor_binary, binary_consts,
+            lambda a, p: ge.MinimumOp(*ordered(a, p)),
+            lambda a, p: torch.minimum(*ordered(a, p))),
+    OpEntry("clamp", any_value, draw_clamp, no_consts,
+            lambda a, p: ge.ClampOp(a[0], p["min"], p["max"]),
+            lambda a, p: torch.clamp(a[0], p["min"], p["max"])),
+    OpEntry("gelu", any_value, lambda draw, x, pool: ((), {"approximate": draw(
+                st.sampled_from(["none", "tanh"]))}), no_consts,
+            lambda a, p: ge.GeluOp(a[0], p["approximate"]),
+            lambda a, p: F.gelu(a[0], approximate=p["approximate"])),
+    OpEntry("softmax", lambda v: v.rank >= 1 and not (v.batch and v.rank == 1), draw_softmax,
+            no_consts, lambda a, p: ge.SoftmaxOp(a[0], p["dim"]),
+            lambda a, p: torch.softmax(a[0], p["dim"])),
+    *(OpEntry(name, any_value, no_params, no_consts,
+              (lambda cls: lambda a, p: cls(a[0]))(cls), (lambda fn: lambda a, p: fn(a[0]))(fn))
+      for name, cls, fn in UNARY),
 )
 ENTRIES = {entry.name: entry for entry in MENU}
 

@@ -8,6 +8,11 @@ the command for the long one. Failures found here become cases in
 test_fuzz_regressions.py.
 """
 
+import hashlib
+import os
+import tempfile
+from pathlib import Path
+
 import pytest
 from hypothesis import event, given, reject, settings
 from hypothesis import strategies as st
@@ -23,8 +28,8 @@ from test.fuzz.check import (
     expect_refusal_only_for_dynamic,
     pipelines_under_test,
 )
-from test.fuzz import profiles
-from test.fuzz.graphs import GraphModule, eager, example_inputs, graphs
+from test.fuzz import STATS, profiles
+from test.fuzz.graphs import GraphModule, eager, example_inputs, graphs, to_module
 
 PIPELINES = pipelines_under_test()
 GE_PASSES = sorted(name for name in available_passes() if name != LOWER)
@@ -48,16 +53,38 @@ def note_refusal(outcome) -> None:
         event(f"refused: {outcome.refused.split(':')[0]}")
 
 
+def reproducer(graph, pipeline: str) -> Path:
+    """The failing graph as a .mlir file whose RUN line has its pipeline."""
+    text = (f"// RUN: ge-opt %s -p '{pipeline}'\n// {graph!r}\n"
+            f"{to_module(graph)}\n")
+    folder = Path(os.environ.get("GE_FUZZ_FAILURES", tempfile.gettempdir())) / "ge-fuzz"
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{hashlib.sha256(text.encode()).hexdigest()[:12]}.mlir"
+    path.write_text(text)
+    return path
+
+
+def checked(graph, pipeline: str):
+    """check_graph, counted for the run's summary line; a mismatch leaves a reproducer."""
+    try:
+        outcome = check_graph(graph, pipeline)
+    except Exception as e:
+        STATS["mismatches"] += 1
+        raise type(e)(f"{e}\nreproducer: {reproducer(graph, pipeline)}") from e
+    STATS["checked"] += 1
+    note_refusal(outcome)
+
+
 @pytest.mark.parametrize("pipeline", PIPELINES)
 @settings(max_examples=profiles.examples_per_pipeline(len(PIPELINES)))
 @given(graph=graphs())
 def test_pipeline_keeps_the_numbers(pipeline, graph):
-    note_refusal(check_graph(graph, pipeline))
+    checked(graph, pipeline)
 
 
 @given(graph=graphs(), sequence=st.lists(st.sampled_from(GE_PASSES), min_size=2, max_size=5))
 def test_random_pass_sequences_keep_the_numbers(graph, sequence):
-    note_refusal(check_graph(graph, ",".join(sequence)))
+    checked(graph, ",".join(sequence))
 
 
 # torch.export costs about half a second per graph: half the examples.
