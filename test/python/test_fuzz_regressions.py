@@ -86,3 +86,26 @@ def test_dynamic_batch_matmul_with_symbolic_sizes_imports():
                              expected=eager(model, inputs))
     # Dynamic shapes now lower too (ascend.dyn_buffer), and run with the right numbers.
     assert outcome.refused is None
+
+
+# Kernel-table ops the fuzzer's menu does not draw yet. A new GE op with a
+# kernel must join the menu (test/fuzz/graphs.py MENU) or this list.
+NOT_IN_MENU_YET = {
+    "adaptive_max_pool2d", "arange", "avg_pool2d", "cast", "compare", "concat",
+    "conv_transpose2d", "custom", "dim", "div", "embedding", "exp", "expand", "full_like",
+    "interpolate", "layer_norm", "log", "logical_and", "logical_not", "logical_or", "pow",
+    "reduce_any", "reduce_max", "reduce_mean", "reduce_min", "reduce_sum", "rsqrt", "slice",
+    "sqrt", "trans_data", "transpose", "where",
+}
+
+
+def test_every_op_with_a_kernel_is_in_the_fuzz_menu_or_listed_as_not_yet():
+    from runtime.kernels import KERNELS
+    from test.fuzz.graphs import MENU
+
+    with_kernel = {cls.name.removeprefix("ge.") for cls in KERNELS}
+    menu = {entry.name for entry in MENU}
+    missing = with_kernel - menu - NOT_IN_MENU_YET
+    assert not missing, f"add these ops to the fuzz menu: {sorted(missing)}"
+    assert not NOT_IN_MENU_YET & menu, "in the menu now: drop them from NOT_IN_MENU_YET"
+    assert NOT_IN_MENU_YET <= with_kernel
