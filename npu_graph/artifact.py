@@ -95,9 +95,15 @@ def save(graph: OptimizedGraph, path: str) -> None:
     }
     partial = f"{path}.partial"  # a failed save must not leave a truncated file behind
     with zipfile.ZipFile(partial, "w") as z:
-        z.writestr("manifest.json", json.dumps(manifest, indent=2), zipfile.ZIP_DEFLATED)
-        z.writestr("graph.mlir", text, zipfile.ZIP_DEFLATED)
-        z.writestr("weights.bin", blob, zipfile.ZIP_STORED)
+        for name, data, compression in (
+                ("manifest.json", json.dumps(manifest, indent=2), zipfile.ZIP_DEFLATED),
+                ("graph.mlir", text, zipfile.ZIP_DEFLATED),
+                ("weights.bin", blob, zipfile.ZIP_STORED)):
+            # A fixed timestamp, as reproducible builds use: the same graph
+            # gives the same bytes, whenever it is saved.
+            info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+            info.compress_type = compression
+            z.writestr(info, data)
     os.replace(partial, path)
 
 

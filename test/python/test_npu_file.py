@@ -4,6 +4,7 @@ import io
 import json
 import subprocess
 import sys
+import time
 import zipfile
 from pathlib import Path
 
@@ -159,3 +160,20 @@ def test_ge_bench_on_a_truncated_file_is_one_line_exit_1(saved, tmp_path):
     assert r.returncode == 1
     assert r.stderr.strip().count("\n") == 0 and "Traceback" not in r.stderr
     assert r.stderr.startswith(f"ge-bench: error: {bad}: corrupt or truncated .npu file")
+
+
+def test_compiling_twice_gives_byte_identical_ir_and_npu_files(tmp_path):
+    """Determinism: the same model and flags give the same IR text and .npu bytes,
+    whenever they are saved (zip timestamps have a 2 s resolution)."""
+    files, texts = [], []
+    for i in range(2):
+        if i:
+            time.sleep(2.1)
+        model, (x,) = tiny_resnet.make()
+        optimized = NpuGraph(model, input_spec=(x,)).optimize()
+        texts.append(optimized.to_mlir(elide=False))
+        path = tmp_path / f"run{i}.npu"
+        optimized.save(str(path))
+        files.append(path.read_bytes())
+    assert texts[0] == texts[1]
+    assert files[0] == files[1]
