@@ -11,12 +11,14 @@ test_fuzz_regressions.py.
 import hashlib
 import os
 import tempfile
+from io import StringIO
 from pathlib import Path
 
 import pytest
 from hypothesis import event, given, reject, settings
 from hypothesis import strategies as st
 from torch.export import Dim
+from xdsl.printer import Printer
 
 from lowering.torch_to_ge import UnsupportedOpError, import_module
 from test.fuzz.check import (
@@ -55,8 +57,9 @@ def note_refusal(outcome) -> None:
 
 def reproducer(graph, pipeline: str) -> Path:
     """The failing graph as a .mlir file whose RUN line has its pipeline."""
-    text = (f"// RUN: ge-opt %s -p '{pipeline}'\n// {graph!r}\n"
-            f"{to_module(graph)}\n")
+    ir = StringIO()
+    Printer(stream=ir).print_op(to_module(graph))
+    text = f"// RUN: ge-opt %s -p '{pipeline}'\n// {graph!r}\n{ir.getvalue()}\n"
     folder = Path(os.environ.get("GE_FUZZ_FAILURES", tempfile.gettempdir())) / "ge-fuzz"
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{hashlib.sha256(text.encode()).hexdigest()[:12]}.mlir"
