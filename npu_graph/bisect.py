@@ -105,7 +105,9 @@ def bisect(module: ModuleOp, inputs: tuple, pipeline: str, tol: float = 1e-4) ->
 
     passes = PassPipeline.parse_spec(get_all_passes(), pipeline).passes
     try:
-        with instrument.session(before_pass=before, after_pass=after):
+        # The guard rails are on: a pass that never converges stops with a
+        # GuardError naming its patterns instead of hanging the bisection.
+        with instrument.session(before_pass=before, after_pass=after, verify_each=True):
             run_passes(make_context(), work, list(passes))
     except _Stop:
         return result

@@ -19,9 +19,19 @@ def add_toolkit_arguments(parser: argparse.ArgumentParser) -> None:
         help="load passes and patterns from a Python file (repeatable); "
              "see docs/writing-a-pattern.md")
     parser.add_argument(
+        "--no-guard-rails", action="store_true",
+        help="turn off the guard rails that are on by default: a pattern that reports a "
+             "rewrite without changing the IR, rewriting that does not converge within the "
+             "cap, and a planning pass that breaks a correct device plan each stop with exit 2 "
+             "(off: faster, but a buggy pattern may loop forever)")
+    parser.add_argument(
+        "--rewrite-cap", type=int, default=None, metavar="N",
+        help="rewrites one pattern-based pass may apply before it counts as not converging "
+             "(default: 10 per op + 100)")
+    parser.add_argument(
         "--verify-each", action="store_true",
-        help="guard rails for pattern authors: fail on a pattern that reports a rewrite "
-             "without changing the IR, and on rewriting that does not converge")
+        help="verify the IR after each pass, as mlir-opt's flag does; ge-opt always does, "
+             "so the flag is accepted and changes nothing")
     parser.add_argument(
         "--print-ir-after-all", action="store_true",
         help="print the IR to stderr after every pass, nested ge-O<n> stages included")
@@ -62,15 +72,17 @@ def session_options(args: argparse.Namespace, known_passes) -> dict | None:
     from passes.pipelines import canonical_name
 
     after = [canonical_name(n) for flag in args.print_ir_after for n in flag.split(",") if n]
-    if not (args.verify_each or args.print_ir_after_all or after or args.timing
-            or args.pass_statistics):
+    guards = not args.no_guard_rails
+    if not (guards or args.print_ir_after_all or after or args.timing or args.pass_statistics):
         return None
+    if args.rewrite_cap is not None and args.rewrite_cap < 1:
+        raise ValueError(f"--rewrite-cap must be at least 1, got {args.rewrite_cap}")
     unknown = [n for n in after if n not in known_passes]
     if unknown:
         raise ValueError(f"--print-ir-after: unknown pass {', '.join(map(repr, unknown))}; "
                          f"GE passes: {', '.join(get_all_passes())}")
-    return {"verify_each": args.verify_each, "print_after_all": args.print_ir_after_all,
-            "print_after": frozenset(after)}
+    return {"verify_each": guards, "print_after_all": args.print_ir_after_all,
+            "print_after": frozenset(after), "max_rewrites": args.rewrite_cap}
 
 
 def report_session(args: argparse.Namespace, s) -> None:

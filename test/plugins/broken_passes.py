@@ -31,6 +31,14 @@ class SwapAddOperands(RewritePattern):
         rewriter.replace(op, ge.AddOp(op.rhs, op.lhs))
 
 
+class CloneRelu(RewritePattern):
+    """Replaces relu by an identical copy of itself: a change every time, never a fixpoint."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ge.ReluOp, rewriter: PatternRewriter):
+        rewriter.replace(op, op.clone())
+
+
 class WidenRelu(RewritePattern):
     """Gives relu a result type its operand does not have: IR that does not verify."""
 
@@ -59,6 +67,14 @@ class PingPongPass(ModulePass):
 
     def apply(self, ctx, op):
         _walk(op, SwapAddOperands())
+
+
+@dataclass(frozen=True)
+class CloneReluPass(ModulePass):
+    name = "clone-relu"
+
+    def apply(self, ctx, op):
+        _walk(op, CloneRelu())
 
 
 @dataclass(frozen=True)

@@ -2,6 +2,7 @@
 
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -111,3 +112,40 @@ def test_ge_opt_guard_failure_exits_2_with_one_line():
     line, reproducer = r.stderr.strip().splitlines()
     assert "did not converge" in line and "SwapAddOperands" in line
     assert "this is a bug in ge-opt" in reproducer and "ge-opt-crash-" in reproducer
+
+
+# No hang, ever: the guard rails are on by default in every driver.
+HANGS = [("touch-relu", "TouchRelu"), ("ping-pong", "SwapAddOperands"),
+         ("clone-relu", "CloneRelu")]
+
+
+@pytest.mark.parametrize("pipeline, pattern", HANGS)
+def test_ge_opt_stops_a_pass_that_would_loop_under_default_flags(pipeline, pattern):
+    start = time.perf_counter()
+    r = subprocess.run([sys.executable, "-m", "tools.ge_opt", "--load-pass-plugin", BROKEN,
+                        "-p", pipeline], input=GRAPH, capture_output=True, text=True,
+                       timeout=60)
+    assert time.perf_counter() - start < 10  # a process start-up plus well under 2 s of work
+    assert r.returncode == 2, r.stderr
+    assert pattern in r.stderr.splitlines()[0]
+
+
+@pytest.mark.parametrize("pipeline, pattern", HANGS)
+def test_ge_bisect_stops_a_pass_that_would_loop(pipeline, pattern, tmp_path):
+    path = tmp_path / "graph.mlir"
+    path.write_text(GRAPH)
+    r = subprocess.run([sys.executable, "-m", "tools.ge_bisect", "--model", str(path),
+                        "--load-pass-plugin", BROKEN, "-p", pipeline],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert pattern in r.stderr
+
+
+@pytest.mark.parametrize("pipeline, pattern", HANGS)
+def test_run_pipeline_stops_a_pass_that_would_loop(pipeline, pattern):
+    plugins.load_pass_plugin(BROKEN)
+    module = Parser(make_context(), GRAPH).parse_module()
+    start = time.perf_counter()
+    with pytest.raises(instrument.GuardError, match=pattern):
+        run_pipeline(module, pipeline)
+    assert time.perf_counter() - start < 2

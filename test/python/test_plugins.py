@@ -44,7 +44,7 @@ def test_patterns_list_becomes_a_pass_named_by_pass_name():
 
 def test_module_passes_are_collected():
     names = load_pass_plugin(PLUGINS / "broken_passes.py")
-    assert sorted(names) == ["ping-pong", "touch-relu", "widen-relu"]
+    assert sorted(names) == ["clone-relu", "ping-pong", "touch-relu", "widen-relu"]
     assert plugins.plugin_of("ping-pong") == (PLUGINS / "broken_passes.py").resolve()
 
 

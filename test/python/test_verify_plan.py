@@ -142,15 +142,16 @@ def every_offset_zero(allocs, conflict, strategy):
 def test_verify_each_blames_a_planner_that_breaks_the_plan(tmp_path, monkeypatch):
     monkeypatch.setattr(memory_plan, "plan", every_offset_zero)
     pipeline = "lower-to-ascend,task-parallel,memory-reuse"
-    code, err = ge_opt(tmp_path, monkeypatch, "-p", pipeline, "--verify-each")
+    code, err = ge_opt(tmp_path, monkeypatch, "-p", pipeline)  # the guard rails are default
     assert code == INTERNAL_ERROR, err
     first = err.splitlines()[0]
     assert first.startswith("ge-opt: internal compiler error in pass 'memory-reuse' (its output "
                             "does not verify): VerifyException: IR after pass 'memory-reuse' "
                             "does not verify: its device plan is broken: @towers: ")
     assert "overlap but may be live at once" in first
-    # Without --verify-each nothing checks; verify-plan then says it, as a user error.
-    code, err = ge_opt(tmp_path, monkeypatch, "-p", pipeline + ",verify-plan")
+    # Without the guard rails nothing checks; verify-plan then says it, as a user error.
+    code, err = ge_opt(tmp_path, monkeypatch, "-p", pipeline + ",verify-plan",
+                       "--no-guard-rails")
     assert code == USER_ERROR and err.startswith("ge-opt: error: verify-plan: @towers: "), err
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
 
