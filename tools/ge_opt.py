@@ -68,6 +68,12 @@ class GeOptMain(xDSLOptMain):
         self.wants_help = any(a in ("-h", "--help") for a in argv)
         super().__init__(description, args)
 
+    def get_input_stream(self):
+        """`-` is standard input, as in mlir-opt."""
+        if self.args.input_file == "-":
+            return sys.stdin.buffer, "mlir"
+        return super().get_input_stream()
+
     def parse_chunk(self, chunk, file_extension, start_offset=0):
         self.stage, self.input_text = "while parsing the input", chunk.read()
         return super().parse_chunk(BytesIO(self.input_text), file_extension, start_offset)

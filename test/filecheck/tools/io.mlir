@@ -1,6 +1,8 @@
-// ge-opt reads stdin when no file is given and writes to -o instead of stdout.
+// ge-opt reads stdin when no file is given or the file is `-`, and writes to
+// -o instead of stdout.
 
 // RUN: ge-opt < %s | filecheck %s
+// RUN: ge-opt - < %s | filecheck %s
 // RUN: ge-opt %s -o %t.out.mlir && filecheck %s --input-file %t.out.mlir
 
 // CHECK:      {{^}}builtin.module {
