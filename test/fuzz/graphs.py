@@ -368,7 +368,36 @@ UNARY = (
     ("silu", ge.SiluOp, F.silu),
     ("hardswish", ge.HardswishOp, F.hardswish),
     ("hardsigmoid", ge.HardsigmoidOp, F.hardsigmoid),
+    ("exp", ge.ExpOp, torch.exp),
 )
+
+# Reductions over some dims (never the batch dim), with or without keepdim.
+REDUCTIONS = (
+    ("reduce_sum", ge.ReduceSumOp, torch.sum),
+    ("reduce_mean", ge.ReduceMeanOp, torch.mean),
+    ("reduce_max", ge.ReduceMaxOp, torch.amax),
+    ("reduce_min", ge.ReduceMinOp, torch.amin),
+)
+
+
+def reducible(v: Value) -> bool:
+    return v.rank >= (2 if v.batch else 1)
+
+
+def draw_reduction(draw: Draw, x: Value, pool):
+    dims = [d for d in range(x.rank) if not (x.batch and d == 0)]
+    chosen = draw(st.lists(st.sampled_from(dims), min_size=1, max_size=len(dims), unique=True))
+    return (), {"dims": tuple(sorted(chosen)), "keepdim": draw(st.booleans())}
+
+
+def draw_transpose(draw: Draw, x: Value, pool):
+    rest = draw(st.permutations(range(1 if x.batch else 0, x.rank)))
+    return (), {"perm": ((0,) if x.batch else ()) + tuple(rest)}
+
+
+def draw_divisor(draw: Draw, x: Value, pool):
+    """A constant divisor away from zero (a value of the graph could be near it)."""
+    return (), {"swap": False, "const": draw(broadcast_shape(x))}
 
 
 def draw_tensor_binary(draw: Draw, x: Value, pool: Sequence[Value]):
@@ -454,6 +483,15 @@ MENU: tuple[OpEntry, ...] = (
     *(OpEntry(name, any_value, no_params, no_consts,
               (lambda cls: lambda a, p: cls(a[0]))(cls), (lambda fn: lambda a, p: fn(a[0]))(fn))
       for name, cls, fn in UNARY),
+    OpEntry("div", any_value, draw_divisor, lambda operands, p: [Const(p["const"], "scale")],
+            lambda a, p: ge.DivOp(a[0], a[1]), lambda a, p: a[0] / a[1]),
+    OpEntry("transpose", lambda v: v.rank >= 2, draw_transpose, no_consts,
+            lambda a, p: ge.TransposeOp(a[0], p["perm"]),
+            lambda a, p: a[0].permute(p["perm"])),
+    *(OpEntry(name, reducible, draw_reduction, no_consts,
+              (lambda cls: lambda a, p: cls(a[0], p["dims"], p["keepdim"]))(cls),
+              (lambda fn: lambda a, p: fn(a[0], p["dims"], keepdim=p["keepdim"]))(fn))
+      for name, cls, fn in REDUCTIONS),
 )
 ENTRIES = {entry.name: entry for entry in MENU}
 
