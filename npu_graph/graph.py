@@ -195,7 +195,10 @@ class OptimizedGraph(_Printable):
     def __call__(self, *inputs: torch.Tensor):
         """What the model returns: one tensor, a tuple, or the model's own
         structure (a dict, nested tuples, a namedtuple...; ge_dialect.OUTPUT_TREE)."""
-        outputs = self.executable.run(*inputs)
+        return self.structured(self.executable.run(*inputs))
+
+    def structured(self, outputs: list[torch.Tensor]):
+        """The flat results of a run in what the model returns."""
         spec = self.output_spec
         if spec is not None:
             return pytree.tree_unflatten(outputs, spec)

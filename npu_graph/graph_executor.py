@@ -27,13 +27,21 @@ from runtime.program import InputError
 
 class GraphExecutor:
     """`max_inflight` caps the runs in flight at once (`run` from several threads,
-    `run_async`): each has an arena of its own (runtime/executor.py)."""
+    `run_async`): each has an arena of its own (runtime/executor.py).
+    `devices` > 1 runs each batch data-parallel on that many cards, each a
+    torch.distributed rank (npu_graph/distributed.py); the graph is then
+    compiled for one card's share of the batch."""
 
-    def __init__(self, max_inflight: int | None = None):
+    def __init__(self, max_inflight: int | None = None, devices: int = 1):
+        if not isinstance(devices, int) or devices < 1:
+            raise ValueError(f"devices must be an integer >= 1, got {devices!r}")
         self.graph: OptimizedGraph | None = None
         self.max_inflight = max_inflight
+        self.devices = devices
+        self._parallel = None
         self._pool: ThreadPoolExecutor | None = None
         self._pool_lock = threading.Lock()
+        self._collective = threading.Lock()
 
     def load_graph(self, graph_or_path) -> GraphExecutor:
         """An optimized graph, a parsed graph (run unoptimized: lowered as is,
@@ -52,6 +60,12 @@ class GraphExecutor:
         if self.max_inflight is not None:
             self.graph.max_inflight = self.max_inflight
         self.graph.executable  # load now: a bad graph fails here, not at the first run
+        if self.devices > 1:
+            from npu_graph.distributed import DataParallel
+
+            if self._parallel is not None:
+                self._parallel.close()
+            self._parallel = DataParallel(self.graph, self.devices)
         return self
 
     def run(self, *inputs, input_data=None):
@@ -63,6 +77,9 @@ class GraphExecutor:
                 raise InputError("give the inputs either positionally or as input_data=, "
                                  "not both")
             inputs = self._arrange(input_data)
+        if self._parallel is not None:
+            with self._collective:  # one collective at a time across the ranks
+                return self.graph.structured(self._parallel.run(inputs))
         return self.graph(*inputs)
 
     def run_async(self, *inputs, input_data=None) -> Future:
@@ -78,10 +95,13 @@ class GraphExecutor:
         return self._pool.submit(self.run, *inputs, input_data=input_data)
 
     def close(self) -> None:
-        """Wait for the runs in flight and stop the worker threads."""
+        """Wait for the runs in flight, stop the worker threads and the other ranks."""
         if self._pool is not None:
             self._pool.shutdown(wait=True)
             self._pool = None
+        if self._parallel is not None:
+            self._parallel.close()
+            self._parallel = None
 
     def __enter__(self) -> GraphExecutor:
         return self

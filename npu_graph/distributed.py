@@ -1,0 +1,125 @@
+"""Multi-card data parallel on torch.distributed: each card is a rank.
+
+    executor = GraphExecutor(devices=2)        # starts rank 1 itself; this process is rank 0
+    executor.load_graph(optimized)             # saved once as .npu, loaded by every rank
+    y = executor.run(input_data=x)             # x's batch is split across the ranks
+
+The graph is compiled once, for one card's share of the batch, and written
+to a `.npu` file that every other rank loads (nothing is recompiled). A run
+splits dim 0 of every input into `devices` equal shards, sends rank r its
+shard, runs every shard on its own rank, and gathers the outputs on rank 0,
+concatenated along dim 0 again. The transport is torch.distributed's (gloo on
+127.0.0.1 here; the same calls run over HCCL or NCCL where such a backend and
+devices exist), never a home-made one.
+
+Rank 0 is the calling process, so it joins the default process group; one
+`DataParallel` may live in a process at a time. `close()` stops the ranks.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import tempfile
+from collections.abc import Sequence
+
+import torch
+import torch.distributed as dist
+import torch.multiprocessing as mp
+
+BACKEND = "gloo"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _init(rank: int, world: int, port: int) -> None:
+    dist.init_process_group(BACKEND, init_method=f"tcp://127.0.0.1:{port}", rank=rank,
+                            world_size=world)
+
+
+def _serve(rank: int, world: int, port: int, path: str) -> None:
+    """A rank other than 0: load the graph, then run shards until told to stop."""
+    from npu_graph.artifact import load
+
+    torch.set_num_threads(1)
+    _init(rank, world, port)
+    graph = load(path)
+    try:
+        while True:
+            box = [None]
+            dist.broadcast_object_list(box, src=0)
+            if box[0] is None:
+                break
+            inputs = [torch.empty(shape, dtype=dtype) for shape, dtype in box[0][rank]]
+            for t in inputs:
+                dist.recv(t, src=0)
+            outputs = graph.executable.run(*inputs)
+            dist.gather_object([(o.shape, o.dtype) for o in outputs], None, dst=0)
+            for o in outputs:
+                dist.send(o.contiguous(), dst=0)
+    finally:
+        dist.destroy_process_group()
+
+
+class DataParallel:
+    """`devices` ranks running one compiled graph on shares of each batch."""
+
+    def __init__(self, graph, devices: int):
+        if not isinstance(devices, int) or devices < 1:
+            raise ValueError(f"devices must be an integer >= 1, got {devices!r}")
+        if dist.is_initialized():
+            raise RuntimeError("torch.distributed is initialized already in this process; "
+                               "data parallel starts its own process group")
+        self.graph, self.devices = graph, devices
+        self._dir = tempfile.TemporaryDirectory(prefix="npu_graph_dp_")
+        self.path = os.path.join(self._dir.name, "graph.npu")
+        graph.save(self.path)
+        port = _free_port()
+        self._ranks = mp.get_context("spawn").Process
+        self._procs = [self._ranks(target=_serve, args=(r, devices, port, self.path),
+                                   daemon=True) for r in range(1, devices)]
+        for p in self._procs:
+            p.start()
+        _init(0, devices, port)
+
+    def run(self, inputs: Sequence[torch.Tensor]) -> list[torch.Tensor]:
+        shards = [torch.chunk(x, self.devices, dim=0) for x in inputs]
+        if any(len(s) != self.devices for s in shards) or any(
+                x.shape[0] % self.devices for x in inputs):
+            raise ValueError(f"the inputs' batch (dim 0) must split into {self.devices} equal "
+                             f"shares, one per card; got {[tuple(x.shape) for x in inputs]}")
+        per_rank = [[(tuple(s[r].shape), s[r].dtype) for s in shards]
+                    for r in range(self.devices)]
+        dist.broadcast_object_list([per_rank], src=0)
+        for r in range(1, self.devices):
+            for s in shards:
+                dist.send(s[r].contiguous(), dst=r)
+        mine = self.graph.executable.run(*[s[0] for s in shards])
+        metas: list = [None] * self.devices
+        dist.gather_object([(o.shape, o.dtype) for o in mine], metas, dst=0)
+        gathered = [mine]
+        for r in range(1, self.devices):
+            outs = [torch.empty(shape, dtype=dtype) for shape, dtype in metas[r]]
+            for o in outs:
+                dist.recv(o, src=r)
+            gathered.append(outs)
+        batch = shards[0][0].shape[0] if shards else 0
+        for i, o in enumerate(mine):
+            if o.dim() == 0 or o.shape[0] != batch:
+                raise ValueError(f"output {i} has shape {tuple(o.shape)}, whose dim 0 is not "
+                                 f"the batch ({batch} per card): data parallel cannot gather "
+                                 "it; run this graph on one card")
+        return [torch.cat(parts, dim=0) for parts in zip(*gathered)]
+
+    def close(self) -> None:
+        if not dist.is_initialized():
+            return
+        dist.broadcast_object_list([None], src=0)
+        dist.destroy_process_group()
+        for p in self._procs:
+            p.join(timeout=30)
+        self._dir.cleanup()
