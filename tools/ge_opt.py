@@ -12,10 +12,13 @@ do) to $TMPDIR, and exits 2.
 import argparse
 import dataclasses
 import os
+import re
 import sys
 import tempfile
 import threading
 import time
+import traceback
+from pathlib import Path
 from io import BytesIO
 
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
@@ -229,23 +232,55 @@ def _quote(text: str) -> str:
     return "'" + text.replace("'", "'\\''") + "'"
 
 
+def _blame(error: BaseException, where: str) -> str:
+    """Whose bug: the innermost frame in a loaded plugin file, else the plugin
+    that defines the pass named in `where`, else ge-opt."""
+    from passes.driver.plugins import loaded_files, plugin_of
+
+    files = {str(p) for p in loaded_files()}
+    frames = [f for f in traceback.extract_tb(error.__traceback__)
+              if str(Path(f.filename).resolve()) in files]
+    if frames:
+        return f"the plugin {frames[-1].filename}:{frames[-1].lineno}"
+    named = re.search(r"pass '([^']+)'", where)
+    path = plugin_of(named.group(1).split("/")[-1]) if named else None
+    return f"the plugin {path} (pass '{named.group(1)}')" if path else "ge-opt"
+
+
+def _reproduce_command(tool: GeOptMain, path: str) -> str:
+    """The command line that reproduces the run: pipeline, plugins and guard-rail flags."""
+    args = tool.args
+    parts = ["ge-opt", path, "-p", _quote(args.passes)]
+    for plugin in args.load_pass_plugin:
+        parts += ["--load-pass-plugin", _quote(str(Path(plugin).resolve()))]
+    if args.no_guard_rails:
+        parts.append("--no-guard-rails")
+    if args.rewrite_cap is not None:
+        parts += ["--rewrite-cap", str(args.rewrite_cap)]
+    return " ".join(parts)
+
+
 def _report_bug(tool: GeOptMain | None, where: str, error: BaseException) -> int:
     """Two lines on stderr: the error and where, then the reproducer to send."""
     lines = [line.strip() for line in str(error).splitlines() if line.strip()]
-    detail = f"{type(error).__name__}: {lines[0][:300]}" if lines else type(error).__name__
+    # The whole message on one line (a verifier's reason is on its last lines).
+    detail = f"{type(error).__name__}: {' '.join(lines)[:800]}" if lines else type(error).__name__
     print(f"ge-opt: internal compiler error {where}: {detail}", file=sys.stderr)
+    if tool is not None and getattr(tool.args, "show_traceback", False):
+        traceback.print_exception(error, file=sys.stderr)
+    culprit = _blame(error, where)
     if tool is None or tool.input_text is None:
-        print("ge-opt: this is a bug in ge-opt, not in your input; please report it with "
+        print(f"ge-opt: this is a bug in {culprit}, not in your input; please report it with "
               "the command line", file=sys.stderr)
         return INTERNAL_ERROR
     try:
         path = tool.write_reproducer()
     except OSError as e:
-        print(f"ge-opt: this is a bug in ge-opt, not in your input; could not write a "
+        print(f"ge-opt: this is a bug in {culprit}, not in your input; could not write a "
               f"reproducer ({e})", file=sys.stderr)
         return INTERNAL_ERROR
-    print(f"ge-opt: this is a bug in ge-opt, not in your input; please report it with "
-          f"{path} (reproduce: ge-opt {path} -p {_quote(tool.args.passes)})", file=sys.stderr)
+    print(f"ge-opt: this is a bug in {culprit}, not in your input; please report it with "
+          f"{path} (reproduce: {_reproduce_command(tool, str(path))})", file=sys.stderr)
     return INTERNAL_ERROR
 
 

@@ -29,6 +29,9 @@ def add_toolkit_arguments(parser: argparse.ArgumentParser) -> None:
         help="rewrites one pattern-based pass may apply before it counts as not converging "
              "(default: 10 per op + 100)")
     parser.add_argument(
+        "--show-traceback", action="store_true",
+        help="print the Python traceback of an internal error (exit 2) to stderr")
+    parser.add_argument(
         "--verify-each", action="store_true",
         help="verify the IR after each pass, as mlir-opt's flag does; ge-opt always does, "
              "so the flag is accepted and changes nothing")

@@ -60,6 +60,11 @@ def registered_passes() -> dict[str, PassFactory]:
     return {name: f for loaded in _LOADED.values() for name, f in loaded.factories.items()}
 
 
+def loaded_files() -> list[Path]:
+    """Every plugin file loaded in this process, resolved."""
+    return list(_LOADED)
+
+
 def plugin_of(name: str) -> Path | None:
     """The file that defined pass `name`, or None for a built-in pass."""
     return next((p for p, loaded in _LOADED.items() if name in loaded.factories), None)

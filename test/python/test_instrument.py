@@ -111,7 +111,7 @@ def test_ge_opt_guard_failure_exits_2_with_one_line():
     # The crash guard's two lines: the error, then the reproducer to report.
     line, reproducer = r.stderr.strip().splitlines()
     assert "did not converge" in line and "SwapAddOperands" in line
-    assert "this is a bug in ge-opt" in reproducer and "ge-opt-crash-" in reproducer
+    assert "this is a bug in the plugin " in reproducer and "ge-opt-crash-" in reproducer
 
 
 # No hang, ever: the guard rails are on by default in every driver.
@@ -149,3 +149,24 @@ def test_run_pipeline_stops_a_pass_that_would_loop(pipeline, pattern):
     with pytest.raises(instrument.GuardError, match=pattern):
         run_pipeline(module, pipeline)
     assert time.perf_counter() - start < 2
+
+
+def test_a_plugin_that_breaks_types_is_blamed_and_its_reproducer_reproduces(tmp_path):
+    r = ge_opt("--load-pass-plugin", BROKEN, "-p", "widen-relu")
+    assert r.returncode == 2
+    error, report = r.stderr.strip().splitlines()
+    # the verifier's whole reason, not its first line only
+    assert "expected from variable 'T', but got tensor<99xf32>" in error
+    assert f"bug in the plugin {Path(BROKEN).resolve()} (pass 'widen-relu')" in report
+    command = report.split("(reproduce: ")[1].rstrip(")")
+    assert "--load-pass-plugin" in command
+    again = subprocess.run(command.replace("ge-opt", f"{sys.executable} -m tools.ge_opt", 1),
+                           shell=True, capture_output=True, text=True, cwd=tmp_path)
+    assert again.returncode == 2, again.stderr
+    assert "expected from variable 'T', but got tensor<99xf32>" in again.stderr
+
+
+def test_show_traceback_prints_the_internal_error_s_traceback():
+    r = ge_opt("--load-pass-plugin", BROKEN, "-p", "ping-pong", "--show-traceback")
+    assert r.returncode == 2
+    assert "Traceback (most recent call last)" in r.stderr and "GuardError" in r.stderr
