@@ -14,6 +14,17 @@ devices exist), never a home-made one.
 
 Rank 0 is the calling process, so it joins the default process group; one
 `DataParallel` may live in a process at a time. `close()` stops the ranks.
+
+Under torchrun (`torchrun --nproc-per-node N script.py`, several nodes with
+`--nnodes` and a rendezvous endpoint) the launcher starts the ranks and every
+rank runs the same script:
+
+    dist.init_process_group("gloo")                 # from torchrun's environment
+    if dist.get_rank() == 0:
+        dp = DataParallel.joined(npu_path)          # runs batches, as above
+        ...; dp.close()
+    else:
+        serve(npu_path)                             # until rank 0 closes
 """
 
 from __future__ import annotations
@@ -42,11 +53,18 @@ def _init(rank: int, world: int, port: int) -> None:
 
 
 def _serve(rank: int, world: int, port: int, path: str) -> None:
-    """A rank other than 0: load the graph, then run shards until told to stop."""
-    from npu_graph.artifact import load
-
+    """A rank started by DataParallel: join the group, then `serve`."""
     torch.set_num_threads(1)
     _init(rank, world, port)
+    serve(path)
+
+
+def serve(path: str) -> None:
+    """A rank other than 0 of an initialized group: load the graph from its
+    `.npu` file, then run shards until rank 0 closes."""
+    from npu_graph.artifact import load
+
+    rank = dist.get_rank()
     graph = load(path)
     try:
         while True:
@@ -67,6 +85,16 @@ def _serve(rank: int, world: int, port: int, path: str) -> None:
 
 class DataParallel:
     """`devices` ranks running one compiled graph on shares of each batch."""
+
+    @classmethod
+    def joined(cls, path: str) -> DataParallel:
+        """Rank 0 of a group someone else started (torchrun): every rank has the `.npu`."""
+        from npu_graph.artifact import load
+
+        self = cls.__new__(cls)
+        self.graph, self.devices, self.path = load(path), dist.get_world_size(), path
+        self._dir, self._procs = None, []
+        return self
 
     def __init__(self, graph, devices: int):
         if not isinstance(devices, int) or devices < 1:
@@ -122,4 +150,5 @@ class DataParallel:
         dist.destroy_process_group()
         for p in self._procs:
             p.join(timeout=30)
-        self._dir.cleanup()
+        if self._dir is not None:
+            self._dir.cleanup()

@@ -1,7 +1,10 @@
 """Data parallel on two real ranks (torch.distributed, gloo on 127.0.0.1):
 the batch split across cards gives the single-card result."""
 
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import pytest
 import torch
@@ -31,3 +34,14 @@ def test_two_cards_compute_what_one_card_computes():
 def test_devices_must_be_a_positive_integer():
     with pytest.raises(ValueError, match="devices must be an integer >= 1"):
         GraphExecutor(devices=0)
+
+
+ROOT = Path(__file__).parents[2]
+
+
+def test_the_same_graph_under_torchrun_matches_one_card():
+    r = subprocess.run([sys.executable, "-m", "torch.distributed.run", "--standalone",
+                        "--nproc-per-node", "2", "examples/data_parallel.py", "--torchrun"],
+                       cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "2 cards vs 1 card: max |difference| = 0.00e+00" in r.stdout
