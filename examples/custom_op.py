@@ -1,8 +1,8 @@
 """The GE article's first pitfall, "Unsupported operator: XXX", and its fix.
 
-A model uses `torch.cumsum`, which GE does not map. The import fails with one
+A model uses `torch.logcumsumexp`, which GE does not map. The import fails with one
 report naming the op, where the model uses it, and the fix; after
-`npu_graph.custom_op("aten.cumsum")` registers a host kernel, the same model
+`npu_graph.custom_op("aten.logcumsumexp")` registers a host kernel, the same model
 imports (as `ge.custom`), compiles and runs, and matches PyTorch eager.
 
     python examples/custom_op.py
@@ -24,14 +24,14 @@ class RunningTotal(nn.Module):
         self.fc = nn.Linear(8, 8)
 
     def forward(self, x):
-        return torch.relu(torch.cumsum(self.fc(x), dim=1))
+        return torch.relu(torch.logcumsumexp(self.fc(x), dim=1))
 
 
 def main() -> int:
     torch.manual_seed(0)
     model, x = RunningTotal().eval(), torch.randn(4, 8)
 
-    print("1. Without a kernel for aten.cumsum:")
+    print("1. Without a kernel for aten.logcumsumexp:")
     try:
         NpuGraph(model, input_spec=(x,))
         print("   unexpectedly imported")
@@ -41,9 +41,9 @@ def main() -> int:
 
     print("\n2. With one registered through npu_graph.custom_op:")
 
-    @npu_graph.custom_op("aten.cumsum", shape_fn=lambda x, dim: x)
-    def cumsum(x, dim):
-        return torch.cumsum(x, dim)
+    @npu_graph.custom_op("aten.logcumsumexp", shape_fn=lambda x, dim: x)
+    def logcumsumexp(x, dim):
+        return torch.logcumsumexp(x, dim)
 
     optimized_graph = NpuGraph(model, input_spec=(x,)).optimize()
     y = optimized_graph(x)

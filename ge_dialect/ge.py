@@ -30,6 +30,7 @@ from xdsl.dialects.builtin import (
     UnitAttr,
     f64,
     i1,
+    i32,
     i64,
 )
 from xdsl.interfaces import HasFolderInterface
@@ -459,6 +460,378 @@ class ClampOp(UnaryElementwiseOp):
 
 
 @irdl_op_definition
+class SinOp(UnaryElementwiseOp):
+    """Sine (rotary embeddings).
+
+        %y = ge.sin %x : tensor<2x8xf32>
+    """
+
+    name = "ge.sin"
+
+
+@irdl_op_definition
+class CosOp(UnaryElementwiseOp):
+    """Cosine (rotary embeddings).
+
+        %y = ge.cos %x : tensor<2x8xf32>
+    """
+
+    name = "ge.cos"
+
+
+@irdl_op_definition
+class TanOp(UnaryElementwiseOp):
+    """Tangent.
+
+        %y = ge.tan %x : tensor<2x8xf32>
+    """
+
+    name = "ge.tan"
+
+
+@irdl_op_definition
+class AsinOp(UnaryElementwiseOp):
+    """Arcsine.
+
+        %y = ge.asin %x : tensor<2x8xf32>
+    """
+
+    name = "ge.asin"
+
+
+@irdl_op_definition
+class AcosOp(UnaryElementwiseOp):
+    """Arccosine.
+
+        %y = ge.acos %x : tensor<2x8xf32>
+    """
+
+    name = "ge.acos"
+
+
+@irdl_op_definition
+class AtanOp(UnaryElementwiseOp):
+    """Arctangent.
+
+        %y = ge.atan %x : tensor<2x8xf32>
+    """
+
+    name = "ge.atan"
+
+
+@irdl_op_definition
+class SinhOp(UnaryElementwiseOp):
+    """Hyperbolic sine.
+
+        %y = ge.sinh %x : tensor<2x8xf32>
+    """
+
+    name = "ge.sinh"
+
+
+@irdl_op_definition
+class CoshOp(UnaryElementwiseOp):
+    """Hyperbolic cosine.
+
+        %y = ge.cosh %x : tensor<2x8xf32>
+    """
+
+    name = "ge.cosh"
+
+
+@irdl_op_definition
+class AsinhOp(UnaryElementwiseOp):
+    """Inverse hyperbolic sine.
+
+        %y = ge.asinh %x : tensor<2x8xf32>
+    """
+
+    name = "ge.asinh"
+
+
+@irdl_op_definition
+class AcoshOp(UnaryElementwiseOp):
+    """Inverse hyperbolic cosine.
+
+        %y = ge.acosh %x : tensor<2x8xf32>
+    """
+
+    name = "ge.acosh"
+
+
+@irdl_op_definition
+class AtanhOp(UnaryElementwiseOp):
+    """Inverse hyperbolic tangent.
+
+        %y = ge.atanh %x : tensor<2x8xf32>
+    """
+
+    name = "ge.atanh"
+
+
+@irdl_op_definition
+class Log1pOp(UnaryElementwiseOp):
+    """log(1 + x), exact near 0.
+
+        %y = ge.log1p %x : tensor<2x8xf32>
+    """
+
+    name = "ge.log1p"
+
+
+@irdl_op_definition
+class Expm1Op(UnaryElementwiseOp):
+    """exp(x) - 1, exact near 0.
+
+        %y = ge.expm1 %x : tensor<2x8xf32>
+    """
+
+    name = "ge.expm1"
+
+
+@irdl_op_definition
+class Log2Op(UnaryElementwiseOp):
+    """Base-2 logarithm.
+
+        %y = ge.log2 %x : tensor<2x8xf32>
+    """
+
+    name = "ge.log2"
+
+
+@irdl_op_definition
+class Log10Op(UnaryElementwiseOp):
+    """Base-10 logarithm.
+
+        %y = ge.log10 %x : tensor<2x8xf32>
+    """
+
+    name = "ge.log10"
+
+
+@irdl_op_definition
+class Exp2Op(UnaryElementwiseOp):
+    """2 ** x.
+
+        %y = ge.exp2 %x : tensor<2x8xf32>
+    """
+
+    name = "ge.exp2"
+
+
+@irdl_op_definition
+class ReciprocalOp(UnaryElementwiseOp):
+    """1 / x.
+
+        %y = ge.reciprocal %x : tensor<2x8xf32>
+    """
+
+    name = "ge.reciprocal"
+
+
+@irdl_op_definition
+class SignOp(UnaryElementwiseOp):
+    """-1, 0 or 1 by the sign of x.
+
+        %y = ge.sign %x : tensor<2x8xf32>
+    """
+
+    name = "ge.sign"
+
+
+@irdl_op_definition
+class FloorOp(UnaryElementwiseOp):
+    """Round toward -inf.
+
+        %y = ge.floor %x : tensor<2x8xf32>
+    """
+
+    name = "ge.floor"
+
+
+@irdl_op_definition
+class CeilOp(UnaryElementwiseOp):
+    """Round toward +inf.
+
+        %y = ge.ceil %x : tensor<2x8xf32>
+    """
+
+    name = "ge.ceil"
+
+
+@irdl_op_definition
+class RoundOp(UnaryElementwiseOp):
+    """Round half to even (torch.round without decimals).
+
+        %y = ge.round %x : tensor<2x8xf32>
+    """
+
+    name = "ge.round"
+
+
+@irdl_op_definition
+class TruncOp(UnaryElementwiseOp):
+    """Round toward zero.
+
+        %y = ge.trunc %x : tensor<2x8xf32>
+    """
+
+    name = "ge.trunc"
+
+
+@irdl_op_definition
+class ErfcOp(UnaryElementwiseOp):
+    """1 - erf(x), exact in the tails.
+
+        %y = ge.erfc %x : tensor<2x8xf32>
+    """
+
+    name = "ge.erfc"
+
+
+@irdl_op_definition
+class ErfinvOp(UnaryElementwiseOp):
+    """Inverse of the error function.
+
+        %y = ge.erfinv %x : tensor<2x8xf32>
+    """
+
+    name = "ge.erfinv"
+
+
+@irdl_op_definition
+class LgammaOp(UnaryElementwiseOp):
+    """log |Gamma(x)|.
+
+        %y = ge.lgamma %x : tensor<2x8xf32>
+    """
+
+    name = "ge.lgamma"
+
+
+@irdl_op_definition
+class DigammaOp(UnaryElementwiseOp):
+    """d/dx log Gamma(x).
+
+        %y = ge.digamma %x : tensor<2x8xf32>
+    """
+
+    name = "ge.digamma"
+
+
+@irdl_op_definition
+class MishOp(UnaryElementwiseOp):
+    """x * tanh(softplus(x)).
+
+        %y = ge.mish %x : tensor<2x8xf32>
+    """
+
+    name = "ge.mish"
+
+
+@irdl_op_definition
+class LogSigmoidOp(UnaryElementwiseOp):
+    """log(sigmoid(x)), computed stably.
+
+        %y = ge.log_sigmoid %x : tensor<2x8xf32>
+    """
+
+    name = "ge.log_sigmoid"
+
+
+@irdl_op_definition
+class LeakyReluOp(UnaryElementwiseOp):
+    """x if x > 0 else negative_slope * x.
+
+        %y = ge.leaky_relu %x {negative_slope = 0.01 : f64} : tensor<2x8xf32>
+    """
+
+    name = "ge.leaky_relu"
+    negative_slope = prop_def(FloatAttr[Float64Type])
+    irdl_options = (ParsePropInAttrDict(),)
+
+    def __init__(self, input: SSAValue, negative_slope: float):
+        super().__init__(input, {"negative_slope": FloatAttr(negative_slope, f64)})
+
+
+@irdl_op_definition
+class EluOp(UnaryElementwiseOp):
+    """scale * (x if x > 0 else alpha * (exp(input_scale * x) - 1)); SELU and CELU
+    are ELUs with particular constants.
+
+        %y = ge.elu %x {alpha = 1.0 : f64, scale = 1.0 : f64, input_scale = 1.0 : f64}
+             : tensor<2x8xf32>
+    """
+
+    name = "ge.elu"
+    alpha = prop_def(FloatAttr[Float64Type])
+    scale = prop_def(FloatAttr[Float64Type])
+    input_scale = prop_def(FloatAttr[Float64Type])
+    irdl_options = (ParsePropInAttrDict(),)
+
+    def __init__(self, input: SSAValue, alpha: float = 1.0, scale: float = 1.0,
+                 input_scale: float = 1.0):
+        super().__init__(input, {"alpha": FloatAttr(alpha, f64), "scale": FloatAttr(scale, f64),
+                                 "input_scale": FloatAttr(input_scale, f64)})
+
+
+@irdl_op_definition
+class SoftplusOp(UnaryElementwiseOp):
+    """log(1 + exp(beta * x)) / beta, and x itself where beta * x > threshold.
+
+        %y = ge.softplus %x {beta = 1.0 : f64, threshold = 20.0 : f64} : tensor<2x8xf32>
+    """
+
+    name = "ge.softplus"
+    beta = prop_def(FloatAttr[Float64Type])
+    threshold = prop_def(FloatAttr[Float64Type])
+    irdl_options = (ParsePropInAttrDict(),)
+
+    def __init__(self, input: SSAValue, beta: float = 1.0, threshold: float = 20.0):
+        super().__init__(input, {"beta": FloatAttr(beta, f64),
+                                 "threshold": FloatAttr(threshold, f64)})
+
+
+class UnaryPredicateOp(GEOp):
+    """`%m = ge.<test> %x : tensor<...> -> tensor<...xi1>`: a per-element test."""
+
+    input = operand_def(AnyTensor)
+    output = result_def(AnyTensor)
+    traits = traits_def(Pure())
+    assembly_format = "$input attr-dict `:` type($input) `->` type($output)"
+
+    def __init__(self, input: SSAValue):
+        super().__init__(operands=[input], result_types=[TensorType(i1, list(shape_of(input)))])
+
+    def verify_element_types(self) -> None:
+        check_element_type(self, self.output, element_type(self.output.type) == i1, "i1",
+                           "result")
+
+    def infer_shape(self) -> Shape:
+        return shape_of(self.input)
+
+
+@irdl_op_definition
+class IsNanOp(UnaryPredicateOp):
+    """True where x is NaN.
+
+        %m = ge.isnan %x : tensor<2x8xf32> -> tensor<2x8xi1>
+    """
+
+    name = "ge.isnan"
+
+
+@irdl_op_definition
+class IsInfOp(UnaryPredicateOp):
+    """True where x is +inf or -inf.
+
+        %m = ge.isinf %x : tensor<2x8xf32> -> tensor<2x8xi1>
+    """
+
+    name = "ge.isinf"
+
+
+@irdl_op_definition
 class SubOp(BinaryElementwiseOp):
     """Broadcasting x - y.
 
@@ -507,6 +880,76 @@ class MinimumOp(BinaryElementwiseOp):
 
     name = "ge.minimum"
 
+@irdl_op_definition
+class Atan2Op(BinaryElementwiseOp):
+    """Broadcasting atan(x / y) in the right quadrant.
+
+        %z = ge.atan2 %y, %x : tensor<4x8xf32>, tensor<4x8xf32> -> tensor<4x8xf32>
+    """
+
+    name = "ge.atan2"
+
+
+@irdl_op_definition
+class HypotOp(BinaryElementwiseOp):
+    """Broadcasting sqrt(x ** 2 + y ** 2) without overflow.
+
+        %z = ge.hypot %x, %y : tensor<4x8xf32>, tensor<4x8xf32> -> tensor<4x8xf32>
+    """
+
+    name = "ge.hypot"
+
+
+@irdl_op_definition
+class CopysignOp(BinaryElementwiseOp):
+    """Broadcasting |x| with the sign of y.
+
+        %z = ge.copysign %x, %y : tensor<4x8xf32>, tensor<8xf32> -> tensor<4x8xf32>
+    """
+
+    name = "ge.copysign"
+
+
+@irdl_op_definition
+class FloorDivOp(BinaryElementwiseOp):
+    """Broadcasting floor(x / y); on integers, integer division rounding to -inf
+    (torch.div(rounding_mode="floor"), GE's FloorDiv).
+
+        %z = ge.floor_div %x, %y : tensor<4x8xi64>, tensor<i64> -> tensor<4x8xi64>
+    """
+
+    name = "ge.floor_div"
+
+
+@irdl_op_definition
+class TruncDivOp(BinaryElementwiseOp):
+    """Broadcasting trunc(x / y); on integers, C-style integer division
+    (torch.div(rounding_mode="trunc"), GE's TruncateDiv).
+
+        %z = ge.trunc_div %x, %y : tensor<4x8xi64>, tensor<i64> -> tensor<4x8xi64>
+    """
+
+    name = "ge.trunc_div"
+
+
+@irdl_op_definition
+class RemainderOp(BinaryElementwiseOp):
+    """Broadcasting x - floor(x / y) * y: the sign of y (Python's %, GE's FloorMod).
+
+        %z = ge.remainder %x, %y : tensor<4x8xf32>, tensor<f32> -> tensor<4x8xf32>
+    """
+
+    name = "ge.remainder"
+
+
+@irdl_op_definition
+class FmodOp(BinaryElementwiseOp):
+    """Broadcasting x - trunc(x / y) * y: the sign of x (C's fmod, GE's Mod).
+
+        %z = ge.fmod %x, %y : tensor<4x8xf32>, tensor<f32> -> tensor<4x8xf32>
+    """
+
+    name = "ge.fmod"
 
 class LogicalBinaryOp(BinaryElementwiseOp):
     """A broadcasting binary op on i1 tensors."""
@@ -536,6 +979,14 @@ class LogicalOrOp(LogicalBinaryOp):
 
     name = "ge.logical_or"
 
+@irdl_op_definition
+class LogicalXorOp(LogicalBinaryOp):
+    """Broadcasting boolean exclusive or, on i1 tensors.
+
+        %z = ge.logical_xor %a, %b : tensor<4x4xi1>, tensor<4x4xi1> -> tensor<4x4xi1>
+    """
+
+    name = "ge.logical_xor"
 
 @irdl_op_definition
 class CompareOp(BinaryElementwiseOp):
@@ -709,6 +1160,182 @@ class Conv2dOp(GEOp):
                              self.stride.get_values(), self.padding.get_values(),
                              self.dilation.get_values(), self.groups.value.data)
 
+
+class ConvNdOp(GEOp):
+    """`%y = ge.conv<N>d %x, %w (, %b)?`: N-D convolution, NC<spatial> input,
+    OI<spatial> weight, optional bias. ge.conv2d is its own op: the layout
+    passes and the host fast path know it."""
+
+    input = operand_def(AnyTensor)
+    weight = operand_def(AnyTensor)
+    bias = opt_operand_def(AnyTensor)
+    output = result_def(AnyTensor)
+    stride = prop_def(I64Array)
+    padding = prop_def(I64Array)
+    dilation = prop_def(I64Array)
+    groups = prop_def(IntegerAttr[I64])
+    irdl_options = (AttrSizedOperandSegments(as_property=True), ParsePropInAttrDict())
+    traits = traits_def(Pure())
+    assembly_format = (
+        "$input `,` $weight (`,` $bias^)? attr-dict `:` type($input) `,` type($weight) "
+        "(`,` type($bias)^)? `->` type($output)")
+    SPATIAL: ClassVar[int]
+
+    def __init__(self, input: SSAValue, weight: SSAValue, bias: SSAValue | None,
+                 stride: Sequence[int], padding: Sequence[int], dilation: Sequence[int],
+                 groups: int = 1):
+        props = {"stride": i64_array(stride), "padding": i64_array(padding),
+                 "dilation": i64_array(dilation), "groups": IntegerAttr(groups, i64)}
+        shape = shapes.conv_nd(shape_of(input), shape_of(weight), stride, padding, dilation,
+                               groups)
+        super().__init__(operands=[input, weight, [bias] if bias else []],
+                         result_types=[tensor_type(input.type, shape)], properties=props)
+
+    def infer_shape(self) -> Shape:
+        w = shape_of(self.weight)
+        if len(w) != self.SPATIAL + 2:
+            raise ShapeError(f"the weight must be {self.SPATIAL + 2}-D, got {shapes.fmt(w)}")
+        if self.bias is not None and not shapes.compatible(shape_of(self.bias), w[:1]):
+            raise ShapeError(f"bias must be a {w[0]}-element vector, got "
+                             f"{shapes.fmt(shape_of(self.bias))}")
+        return shapes.conv_nd(shape_of(self.input), w, self.stride.get_values(),
+                              self.padding.get_values(), self.dilation.get_values(),
+                              self.groups.value.data)
+
+
+@irdl_op_definition
+class Conv1dOp(ConvNdOp):
+    """1-D convolution over NCL (audio front ends, wav2vec2's feature encoder).
+
+        %y = ge.conv1d %x, %w {stride = array<i64: 5>, padding = array<i64: 0>,
+               dilation = array<i64: 1>, groups = 1 : i64}
+             : tensor<1x1x800xf32>, tensor<16x1x10xf32> -> tensor<1x16x159xf32>
+    """
+
+    name = "ge.conv1d"
+    SPATIAL: ClassVar = 1
+
+
+@irdl_op_definition
+class Conv3dOp(ConvNdOp):
+    """3-D convolution over NCDHW (video, volumes).
+
+        %y = ge.conv3d %x, %w {stride = array<i64: 1, 1, 1>, padding = array<i64: 0, 0, 0>,
+               dilation = array<i64: 1, 1, 1>, groups = 1 : i64}
+             : tensor<1x4x5x5x5xf32>, tensor<6x4x3x3x3xf32> -> tensor<1x6x3x3x3xf32>
+    """
+
+    name = "ge.conv3d"
+    SPATIAL: ClassVar = 3
+
+
+class NormOverGroupsOp(GEOp):
+    """`%y = ge.<kind>_norm %x, %w, %b`: normalize over groups of channels and the
+    spatial dims, then a per-channel affine (weight and bias optional, together)."""
+
+    input = operand_def(AnyTensor)
+    weight = opt_operand_def(AnyTensor)
+    bias = opt_operand_def(AnyTensor)
+    output = result_def(AnyTensor)
+    epsilon = prop_def(FloatAttr[Float64Type])
+    irdl_options = (AttrSizedOperandSegments(as_property=True), ParsePropInAttrDict())
+    traits = traits_def(Pure())
+    assembly_format = (
+        "$input (`,` $weight^)? (`,` $bias^)? attr-dict `:` type($input) "
+        "(`,` type($weight)^)? (`,` type($bias)^)? `->` type($output)")
+
+    def infer_shape(self) -> Shape:
+        x = shape_of(self.input)
+        if len(x) < 2:
+            raise ShapeError(f"input must have a channel dimension, got {shapes.fmt(x)}")
+        if (self.weight is None) != (self.bias is None):
+            raise ShapeError("weight and bias come together or not at all")
+        for operand in (self.weight, self.bias):
+            if operand is not None and not shapes.compatible(shape_of(operand), x[1:2]):
+                raise ShapeError(f"weight and bias must have shape {shapes.fmt(x[1:2])}, got "
+                                 f"{shapes.fmt(shape_of(operand))}")
+        return x
+
+
+@irdl_op_definition
+class GroupNormOp(NormOverGroupsOp):
+    """Group norm: statistics over each of `num_groups` channel groups and the
+    spatial dims, per sample.
+
+        %y = ge.group_norm %x, %w, %b {num_groups = 2 : i64, epsilon = 1.0e-05 : f64}
+             : tensor<2x4x5x5xf32>, tensor<4xf32>, tensor<4xf32> -> tensor<2x4x5x5xf32>
+    """
+
+    name = "ge.group_norm"
+    num_groups = prop_def(IntegerAttr[I64])
+
+    def __init__(self, input: SSAValue, num_groups: int, weight: SSAValue | None = None,
+                 bias: SSAValue | None = None, epsilon: float = 1e-5):
+        super().__init__(operands=[input, [weight] if weight else [], [bias] if bias else []],
+                         result_types=[input.type],
+                         properties={"num_groups": IntegerAttr(num_groups, i64),
+                                     "epsilon": FloatAttr(epsilon, f64)})
+
+    def infer_shape(self) -> Shape:
+        x = super().infer_shape()
+        groups = self.num_groups.value.data
+        if groups < 1 or (not shapes.is_dyn(x[1]) and x[1] % groups):
+            raise ShapeError(f"{x[1]} channels do not split into {groups} groups")
+        return x
+
+
+@irdl_op_definition
+class InstanceNormOp(NormOverGroupsOp):
+    """Instance norm: statistics over the spatial dims of each channel of each
+    sample (group norm with one channel per group, without running statistics).
+
+        %y = ge.instance_norm %x {epsilon = 1.0e-05 : f64} : tensor<2x4x5x5xf32> -> tensor<2x4x5x5xf32>
+    """
+
+    name = "ge.instance_norm"
+
+    def __init__(self, input: SSAValue, weight: SSAValue | None = None,
+                 bias: SSAValue | None = None, epsilon: float = 1e-5):
+        super().__init__(operands=[input, [weight] if weight else [], [bias] if bias else []],
+                         result_types=[input.type], properties={"epsilon": FloatAttr(epsilon, f64)})
+
+
+@irdl_op_definition
+class RmsNormOp(GEOp):
+    """x / sqrt(mean(x ** 2 over the trailing `normalized_shape` dims) + epsilon),
+    times an optional weight (T5, Llama, Qwen, Mistral).
+
+        %y = ge.rms_norm %x, %w {normalized_shape = array<i64: 64>, epsilon = 1.0e-06 : f64}
+             : tensor<2x8x64xf32>, tensor<64xf32> -> tensor<2x8x64xf32>
+    """
+
+    name = "ge.rms_norm"
+    input = operand_def(AnyTensor)
+    weight = opt_operand_def(AnyTensor)
+    output = result_def(AnyTensor)
+    normalized_shape = prop_def(I64Array)
+    epsilon = prop_def(FloatAttr[Float64Type])
+    irdl_options = (ParsePropInAttrDict(),)
+    traits = traits_def(Pure())
+    assembly_format = ("$input (`,` $weight^)? attr-dict `:` type($input) (`,` type($weight)^)? "
+                       "`->` type($output)")
+
+    def __init__(self, input: SSAValue, normalized_shape: Sequence[int],
+                 weight: SSAValue | None = None, epsilon: float = 1e-6):
+        super().__init__(operands=[input, [weight] if weight else []],
+                         result_types=[input.type],
+                         properties={"normalized_shape": i64_array(normalized_shape),
+                                     "epsilon": FloatAttr(epsilon, f64)})
+
+    def infer_shape(self) -> Shape:
+        x, norm = shape_of(self.input), self.normalized_shape.get_values()
+        if not norm or not shapes.compatible(x[len(x) - len(norm):], norm):
+            raise ShapeError(f"normalized_shape {shapes.fmt(norm)} must be the trailing "
+                             f"dims of the input {shapes.fmt(x)}")
+        if self.weight is not None and not shapes.compatible(shape_of(self.weight), norm):
+            raise ShapeError(f"weight must have shape {shapes.fmt(norm)}, got "
+                             f"{shapes.fmt(shape_of(self.weight))}")
+        return x
 
 @irdl_op_definition
 class BatchNormOp(GEOp):
@@ -1040,6 +1667,83 @@ class MaxPool2dOp(GEOp):
                              self.stride.get_values(), self.padding.get_values(),
                              self.dilation.get_values(), bool(self.ceil_mode.value.data))
 
+
+@irdl_op_definition
+class MaxPool3dOp(GEOp):
+    """3-D max pooling over NCDHW, PyTorch semantics (padding is -inf).
+
+        %y = ge.max_pool3d %x {kernel_size = array<i64: 2, 2, 2>, stride = array<i64: 2, 2, 2>,
+               padding = array<i64: 0, 0, 0>, dilation = array<i64: 1, 1, 1>, ceil_mode = false}
+             : tensor<1x4x4x4x4xf32> -> tensor<1x4x2x2x2xf32>
+    """
+
+    name = "ge.max_pool3d"
+    input = operand_def(AnyTensor)
+    output = result_def(AnyTensor)
+    kernel_size = prop_def(I64Array)
+    stride = prop_def(I64Array)
+    padding = prop_def(I64Array)
+    dilation = prop_def(I64Array)
+    ceil_mode = prop_def(BoolAttr)
+    irdl_options = (ParsePropInAttrDict(),)
+    traits = traits_def(Pure())
+    assembly_format = "$input attr-dict `:` type($input) `->` type($output)"
+
+    def __init__(self, input: SSAValue, kernel_size, stride, padding, dilation,
+                 ceil_mode: bool = False):
+        props = {"kernel_size": i64_array(kernel_size), "stride": i64_array(stride),
+                 "padding": i64_array(padding), "dilation": i64_array(dilation),
+                 "ceil_mode": BoolAttr(ceil_mode, i1)}
+        shape = shapes.pool_nd(shape_of(input), kernel_size, stride, padding, dilation,
+                               ceil_mode)
+        super().__init__(operands=[input], result_types=[tensor_type(input.type, shape)],
+                         properties=props)
+
+    def infer_shape(self) -> Shape:
+        if len(self.kernel_size) != 3:
+            raise ShapeError(f"kernel_size must have 3 entries, got {len(self.kernel_size)}")
+        return shapes.pool_nd(shape_of(self.input), self.kernel_size.get_values(),
+                              self.stride.get_values(), self.padding.get_values(),
+                              self.dilation.get_values(), bool(self.ceil_mode.value.data))
+
+
+@irdl_op_definition
+class AvgPool3dOp(GEOp):
+    """3-D average pooling over NCDHW, PyTorch semantics.
+
+        %y = ge.avg_pool3d %x {kernel_size = array<i64: 2, 2, 2>, stride = array<i64: 2, 2, 2>,
+               padding = array<i64: 0, 0, 0>, ceil_mode = false, count_include_pad = true}
+             : tensor<1x4x4x4x4xf32> -> tensor<1x4x2x2x2xf32>
+    """
+
+    name = "ge.avg_pool3d"
+    input = operand_def(AnyTensor)
+    output = result_def(AnyTensor)
+    kernel_size = prop_def(I64Array)
+    stride = prop_def(I64Array)
+    padding = prop_def(I64Array)
+    ceil_mode = prop_def(BoolAttr)
+    count_include_pad = prop_def(BoolAttr)
+    irdl_options = (ParsePropInAttrDict(),)
+    traits = traits_def(Pure())
+    assembly_format = "$input attr-dict `:` type($input) `->` type($output)"
+
+    def __init__(self, input: SSAValue, kernel_size, stride, padding,
+                 ceil_mode: bool = False, count_include_pad: bool = True):
+        props = {"kernel_size": i64_array(kernel_size), "stride": i64_array(stride),
+                 "padding": i64_array(padding), "ceil_mode": BoolAttr(ceil_mode, i1),
+                 "count_include_pad": BoolAttr(count_include_pad, i1)}
+        shape = shapes.pool_nd(shape_of(input), kernel_size, stride, padding, (1, 1, 1),
+                               ceil_mode)
+        super().__init__(operands=[input], result_types=[tensor_type(input.type, shape)],
+                         properties=props)
+
+    def infer_shape(self) -> Shape:
+        if len(self.kernel_size) != 3:
+            raise ShapeError(f"kernel_size must have 3 entries, got {len(self.kernel_size)}")
+        return shapes.pool_nd(shape_of(self.input), self.kernel_size.get_values(),
+                              self.stride.get_values(), self.padding.get_values(), (1, 1, 1),
+                              bool(self.ceil_mode.value.data))
 
 class AdaptivePool2dOp(GEOp):
     """`%y = ge.adaptive_<kind>_pool2d %x {output_size}`: pool to a fixed HxW of any size."""
@@ -1403,6 +2107,275 @@ class ConcatOp(GEOp):
 
 
 # --------------------------------------------------------------------------
+# Indexing: gathers and scatters
+
+
+def check_index_type(op: IRDLOperation, value: SSAValue, what: str) -> None:
+    check_element_type(op, value, element_type(value.type) in (i32, i64), "i32 or i64", what)
+
+
+def advanced_index_shape(x: Shape, dims: Sequence[int], indices: Sequence[Shape]) -> Shape:
+    """torch's (and NumPy's) advanced indexing: the broadcast index shape takes
+    the place of the indexed dims when they are adjacent, else it goes first."""
+    if len(dims) != len(indices) or not dims:
+        raise ShapeError(f"{len(indices)} index tensors for indexed dims {list(dims)}")
+    dims = [shapes.normalize_dim(d, len(x)) for d in dims]
+    if dims != sorted(set(dims)):
+        raise ShapeError(f"indexed dims {list(dims)} must be increasing and distinct")
+    index = indices[0]
+    for shape in indices[1:]:
+        index = shapes.broadcast(index, shape)
+    rest = [d for i, d in enumerate(x) if i not in dims]
+    if dims == list(range(dims[0], dims[-1] + 1)):
+        return x[:dims[0]] + index + x[dims[-1] + 1:]
+    return index + tuple(rest)
+
+
+@irdl_op_definition
+class GatherElementsOp(GEOp):
+    """out[i][j] = x[index[i][j]][j] for dim 0 (torch.gather, ONNX GatherElements).
+
+        %y = ge.gather_elements %x, %idx {dim = 1 : i64}
+             : tensor<2x8xf32>, tensor<2x3xi64> -> tensor<2x3xf32>
+    """
+
+    name = "ge.gather_elements"
+    input = operand_def(AnyTensor)
+    index = operand_def(AnyTensor)
+    output = result_def(AnyTensor)
+    dim = prop_def(IntegerAttr[I64])
+    irdl_options = (ParsePropInAttrDict(),)
+    traits = traits_def(Pure())
+    assembly_format = ("$input `,` $index attr-dict `:` type($input) `,` type($index) `->` "
+                       "type($output)")
+
+    def __init__(self, input: SSAValue, index: SSAValue, dim: int):
+        super().__init__(operands=[input, index], properties={"dim": IntegerAttr(dim, i64)},
+                         result_types=[tensor_type(input.type, shape_of(index))])
+
+    def verify_element_types(self) -> None:
+        if element_type(self.input.type) != element_type(self.output.type):
+            raise VerifyException(f"{self.name}: result must have the input's element type")
+        check_index_type(self, self.index, "index")
+
+    def infer_shape(self) -> Shape:
+        x, index = shape_of(self.input), shape_of(self.index)
+        if len(x) != len(index) and x and index:
+            raise ShapeError(f"index {shapes.fmt(index)} must have the rank of the input "
+                             f"{shapes.fmt(x)}")
+        shapes.normalize_dim(self.dim.value.data, len(x))
+        return index
+
+
+@irdl_op_definition
+class GatherOp(GEOp):
+    """Whole slices of x along `axis` picked by an index tensor of any shape, which
+    replaces that axis (GE's GatherV2; torch.index_select for a 1-D index).
+
+        %y = ge.gather %table, %ids {axis = 0 : i64}
+             : tensor<100x32xf32>, tensor<2x8xi64> -> tensor<2x8x32xf32>
+    """
+
+    name = "ge.gather"
+    input = operand_def(AnyTensor)
+    index = operand_def(AnyTensor)
+    output = result_def(AnyTensor)
+    axis = prop_def(IntegerAttr[I64])
+    irdl_options = (ParsePropInAttrDict(),)
+    traits = traits_def(Pure())
+    assembly_format = ("$input `,` $index attr-dict `:` type($input) `,` type($index) `->` "
+                       "type($output)")
+
+    def __init__(self, input: SSAValue, index: SSAValue, axis: int):
+        shape = advanced_index_shape(shape_of(input), [axis], [shape_of(index)])
+        super().__init__(operands=[input, index], properties={"axis": IntegerAttr(axis, i64)},
+                         result_types=[tensor_type(input.type, shape)])
+
+    def verify_element_types(self) -> None:
+        if element_type(self.input.type) != element_type(self.output.type):
+            raise VerifyException(f"{self.name}: result must have the input's element type")
+        check_index_type(self, self.index, "index")
+
+    def infer_shape(self) -> Shape:
+        return advanced_index_shape(shape_of(self.input), [self.axis.value.data],
+                                    [shape_of(self.index)])
+
+
+@irdl_op_definition
+class IndexOp(GEOp):
+    """Advanced indexing x[..., i, ..., j] (aten.index.Tensor): one integer index
+    tensor per dim in `dims`, broadcast together; negative indices count from the end.
+
+        %y = ge.index %table, %rel {dims = array<i64: 0>}
+             : (tensor<49x4xf32>, tensor<16x16xi64>) -> tensor<16x16x4xf32>
+    """
+
+    name = "ge.index"
+    input = operand_def(AnyTensor)
+    indices = var_operand_def(AnyTensor)
+    output = result_def(AnyTensor)
+    dims = prop_def(I64Array)
+    irdl_options = (ParsePropInAttrDict(),)
+    traits = traits_def(Pure())
+    assembly_format = "$input `,` $indices attr-dict `:` functional-type(operands, $output)"
+
+    def __init__(self, input: SSAValue, indices: Sequence[SSAValue], dims: Sequence[int]):
+        shape = advanced_index_shape(shape_of(input), dims, [shape_of(v) for v in indices])
+        super().__init__(operands=[input, list(indices)], properties={"dims": i64_array(dims)},
+                         result_types=[tensor_type(input.type, shape)])
+
+    def verify_element_types(self) -> None:
+        if element_type(self.input.type) != element_type(self.output.type):
+            raise VerifyException(f"{self.name}: result must have the input's element type")
+        for v in self.indices:
+            check_index_type(self, v, "each index")
+
+    def infer_shape(self) -> Shape:
+        return advanced_index_shape(shape_of(self.input), self.dims.get_values(),
+                                    [shape_of(v) for v in self.indices])
+
+
+@irdl_op_definition
+class IndexPutOp(GEOp):
+    """x with x[indices] = values (or += values when `accumulate`), the indices as
+    in ge.index; values broadcast to the indexed shape (aten.index_put, ONNX ScatterND).
+
+        %y = ge.index_put %cache, %new, %pos {dims = array<i64: 2>, accumulate = false}
+             : (tensor<1x4x64x8xf32>, tensor<1x4x1x8xf32>, tensor<1xi64>) -> tensor<1x4x64x8xf32>
+    """
+
+    name = "ge.index_put"
+    input = operand_def(AnyTensor)
+    values = operand_def(AnyTensor)
+    indices = var_operand_def(AnyTensor)
+    output = result_def(AnyTensor)
+    dims = prop_def(I64Array)
+    accumulate = prop_def(BoolAttr)
+    irdl_options = (ParsePropInAttrDict(),)
+    traits = traits_def(Pure())
+    assembly_format = ("$input `,` $values `,` $indices attr-dict `:` "
+                       "functional-type(operands, $output)")
+
+    def __init__(self, input: SSAValue, values: SSAValue, indices: Sequence[SSAValue],
+                 dims: Sequence[int], accumulate: bool):
+        super().__init__(operands=[input, values, list(indices)], result_types=[input.type],
+                         properties={"dims": i64_array(dims),
+                                     "accumulate": BoolAttr(accumulate, i1)})
+
+    def verify_element_types(self) -> None:
+        for v in (self.values, self.output):
+            if element_type(v.type) != element_type(self.input.type):
+                raise VerifyException(f"{self.name}: values and result must have the "
+                                      "input's element type")
+        for v in self.indices:
+            check_index_type(self, v, "each index")
+
+    def infer_shape(self) -> Shape:
+        x = shape_of(self.input)
+        target = advanced_index_shape(x, self.dims.get_values(),
+                                      [shape_of(v) for v in self.indices])
+        if shapes.broadcast(target, shape_of(self.values)) != target:
+            raise ShapeError(f"values {shapes.fmt(shape_of(self.values))} do not broadcast "
+                             f"to the indexed shape {shapes.fmt(target)}")
+        return x
+
+
+@irdl_op_definition
+class ScatterElementsOp(GEOp):
+    """x with x[index[i][j]][j] = src[i][j] for dim 0, or combined with it by
+    `reduce` (none, sum, prod, mean, amax, amin); `include_self` = false leaves
+    the old value out of the reduction (torch.scatter / scatter_reduce, ONNX
+    ScatterElements).
+
+        %y = ge.scatter_elements %x, %idx, %src {dim = 0 : i64, reduce = "sum", include_self = true}
+             : (tensor<4x8xf32>, tensor<2x8xi64>, tensor<2x8xf32>) -> tensor<4x8xf32>
+    """
+
+    name = "ge.scatter_elements"
+    input = operand_def(AnyTensor)
+    index = operand_def(AnyTensor)
+    src = operand_def(AnyTensor)
+    output = result_def(AnyTensor)
+    dim = prop_def(IntegerAttr[I64])
+    reduce = prop_def(StringAttr)
+    include_self = prop_def(BoolAttr)
+    irdl_options = (ParsePropInAttrDict(),)
+    traits = traits_def(Pure())
+    assembly_format = "$input `,` $index `,` $src attr-dict `:` functional-type(operands, $output)"
+    REDUCTIONS: ClassVar = ("none", "sum", "prod", "mean", "amax", "amin")
+
+    def __init__(self, input: SSAValue, index: SSAValue, src: SSAValue, dim: int,
+                 reduce: str = "none", include_self: bool = True):
+        super().__init__(operands=[input, index, src], result_types=[input.type],
+                         properties={"dim": IntegerAttr(dim, i64), "reduce": StringAttr(reduce),
+                                     "include_self": BoolAttr(include_self, i1)})
+
+    def verify_element_types(self) -> None:
+        for v in (self.src, self.output):
+            if element_type(v.type) != element_type(self.input.type):
+                raise VerifyException(f"{self.name}: src and result must have the input's "
+                                      "element type")
+        check_index_type(self, self.index, "index")
+
+    def infer_shape(self) -> Shape:
+        if self.reduce.data not in self.REDUCTIONS:
+            raise ShapeError(f"reduce must be one of {', '.join(self.REDUCTIONS)}, got "
+                             f"'{self.reduce.data}'")
+        x, index, src = shape_of(self.input), shape_of(self.index), shape_of(self.src)
+        if index and not len(x) == len(index) == len(src):
+            raise ShapeError(f"input {shapes.fmt(x)}, index {shapes.fmt(index)} and src "
+                             f"{shapes.fmt(src)} must have the same rank")
+        shapes.normalize_dim(self.dim.value.data, len(x))
+        return x
+
+
+@irdl_op_definition
+class PadOp(GEOp):
+    """Pad each dim by `low` elements before and `high` after; `mode` is constant
+    (with `value`; negative pads crop), reflect, replicate or circular.
+
+        %y = ge.pad %x {low = array<i64: 0, 0, 1, 1>, high = array<i64: 0, 0, 1, 1>,
+               mode = "reflect", value = 0.0 : f64} : tensor<1x3x8x8xf32> -> tensor<1x3x10x10xf32>
+    """
+
+    name = "ge.pad"
+    input = operand_def(AnyTensor)
+    output = result_def(AnyTensor)
+    low = prop_def(I64Array)
+    high = prop_def(I64Array)
+    mode = prop_def(StringAttr)
+    value = prop_def(FloatAttr[Float64Type])
+    irdl_options = (ParsePropInAttrDict(),)
+    traits = traits_def(Pure())
+    assembly_format = "$input attr-dict `:` type($input) `->` type($output)"
+    MODES: ClassVar = ("constant", "reflect", "replicate", "circular")
+
+    def __init__(self, input: SSAValue, low: Sequence[int], high: Sequence[int],
+                 mode: str = "constant", value: float = 0.0):
+        shape = self._shape(shape_of(input), low, high)
+        super().__init__(operands=[input], result_types=[tensor_type(input.type, shape)],
+                         properties={"low": i64_array(low), "high": i64_array(high),
+                                     "mode": StringAttr(mode), "value": FloatAttr(value, f64)})
+
+    @staticmethod
+    def _shape(x: Shape, low: Sequence[int], high: Sequence[int]) -> Shape:
+        if not len(low) == len(high) == len(x):
+            raise ShapeError(f"low and high need one entry per dim of {shapes.fmt(x)}")
+        out = tuple(d if shapes.is_dyn(d) else d + lo + hi for d, lo, hi in zip(x, low, high))
+        if any(d < 0 and not shapes.is_dyn(d) for d in out):
+            raise ShapeError(f"pads {list(low)}, {list(high)} crop {shapes.fmt(x)} below 0")
+        return out
+
+    def infer_shape(self) -> Shape:
+        if self.mode.data not in self.MODES:
+            raise ShapeError(f"mode must be one of {', '.join(self.MODES)}, got "
+                             f"'{self.mode.data}'")
+        low, high = self.low.get_values(), self.high.get_values()
+        if self.mode.data != "constant" and min((*low, *high), default=0) < 0:
+            raise ShapeError(f"negative pads crop; only mode 'constant' takes them")
+        return self._shape(shape_of(self.input), low, high)
+
+# --------------------------------------------------------------------------
 # Reductions
 
 
@@ -1482,6 +2455,187 @@ class ReduceAnyOp(ReductionOp):
         check_element_type(self, self.input, element_type(self.input.type) == i1, "i1",
                            "input")
 
+class CumulativeOp(GEOp):
+    """`%y = ge.<kind> %x {dim}`: a running reduction along `dim`, same type out."""
+
+    T: ClassVar = VarConstraint("T", AnyTensor)
+    input = operand_def(T)
+    output = result_def(T)
+    dim = prop_def(IntegerAttr[I64])
+    irdl_options = (ParsePropInAttrDict(),)
+    traits = traits_def(Pure())
+    assembly_format = "$input attr-dict `:` type($input)"
+
+    def __init__(self, input: SSAValue, dim: int):
+        super().__init__(operands=[input], result_types=[input.type],
+                         properties={"dim": IntegerAttr(dim, i64)})
+
+    def infer_shape(self) -> Shape:
+        shapes.normalize_dim(self.dim.value.data, len(shape_of(self.input)))
+        return shape_of(self.input)
+
+
+@irdl_op_definition
+class CumsumOp(CumulativeOp):
+    """Running sum along `dim` (position ids from a padding mask).
+
+        %y = ge.cumsum %x {dim = 1 : i64} : tensor<2x8xi64>
+    """
+
+    name = "ge.cumsum"
+
+
+@irdl_op_definition
+class CumprodOp(CumulativeOp):
+    """Running product along `dim`.
+
+        %y = ge.cumprod %x {dim = 1 : i64} : tensor<2x8xf32>
+    """
+
+    name = "ge.cumprod"
+
+
+class ArgReductionOp(GEOp):
+    """`%i = ge.arg<kind> %x {dim, keepdim}`: the i64 index of the extreme along
+    `dim`, or into the flattened input when `dim` is absent."""
+
+    input = operand_def(AnyTensor)
+    output = result_def(AnyTensor)
+    dim = opt_prop_def(IntegerAttr[I64])
+    keepdim = prop_def(BoolAttr)
+    irdl_options = (ParsePropInAttrDict(),)
+    traits = traits_def(Pure())
+    assembly_format = "$input attr-dict `:` type($input) `->` type($output)"
+
+    def __init__(self, input: SSAValue, dim: int | None, keepdim: bool = False):
+        props = {"keepdim": BoolAttr(keepdim, i1)}
+        if dim is not None:
+            props["dim"] = IntegerAttr(dim, i64)
+        super().__init__(operands=[input], properties=props, result_types=[
+            TensorType(i64, list(self._shape(shape_of(input), dim, keepdim)))])
+
+    @staticmethod
+    def _shape(x: Shape, dim: int | None, keepdim: bool) -> Shape:
+        if dim is None:
+            return (1,) * len(x) if keepdim else ()
+        return shapes.reduce(x, [dim], keepdim) if x else ()
+
+    def verify_element_types(self) -> None:
+        check_element_type(self, self.output, element_type(self.output.type) == i64, "i64",
+                           "result")
+
+    def infer_shape(self) -> Shape:
+        dim = self.dim.value.data if self.dim is not None else None
+        return self._shape(shape_of(self.input), dim, bool(self.keepdim.value.data))
+
+
+@irdl_op_definition
+class ArgMaxOp(ArgReductionOp):
+    """Index of the maximum along `dim` (the first one on ties, as torch).
+
+        %i = ge.argmax %x {dim = -1 : i64, keepdim = false} : tensor<2x8xf32> -> tensor<2xi64>
+    """
+
+    name = "ge.argmax"
+
+
+@irdl_op_definition
+class ArgMinOp(ArgReductionOp):
+    """Index of the minimum along `dim` (the first one on ties, as torch).
+
+        %i = ge.argmin %x {dim = -1 : i64, keepdim = false} : tensor<2x8xf32> -> tensor<2xi64>
+    """
+
+    name = "ge.argmin"
+
+
+@irdl_op_definition
+class TopKOp(GEOp):
+    """The `k` largest (or smallest) elements along `dim` and their i64 indices.
+
+        %v, %i = ge.topk %x {k = 3 : i64, dim = -1 : i64, largest = true, sorted = true}
+                 : tensor<2x8xf32> -> (tensor<2x3xf32>, tensor<2x3xi64>)
+    """
+
+    name = "ge.topk"
+    input = operand_def(AnyTensor)
+    values = result_def(AnyTensor)
+    indices = result_def(AnyTensor)
+    k = prop_def(IntegerAttr[I64])
+    dim = prop_def(IntegerAttr[I64])
+    largest = prop_def(BoolAttr)
+    sorted = prop_def(BoolAttr)
+    irdl_options = (ParsePropInAttrDict(),)
+    traits = traits_def(Pure())
+    assembly_format = "$input attr-dict `:` type($input) `->` `(` type($values) `,` type($indices) `)`"
+
+    def __init__(self, input: SSAValue, k: int, dim: int, largest: bool, sorted: bool):
+        shape = list(self._shape(shape_of(input), k, dim))
+        super().__init__(operands=[input], result_types=[
+            TensorType(element_type(input.type), shape), TensorType(i64, shape)],
+            properties={"k": IntegerAttr(k, i64), "dim": IntegerAttr(dim, i64),
+                        "largest": BoolAttr(largest, i1), "sorted": BoolAttr(sorted, i1)})
+
+    @staticmethod
+    def _shape(x: Shape, k: int, dim: int) -> Shape:
+        if not x:
+            if k > 1:
+                raise ShapeError(f"k = {k} is larger than the 1 element of a 0-d input")
+            return ()
+        d = shapes.normalize_dim(dim, len(x))
+        if not shapes.is_dyn(x[d]) and not 0 <= k <= x[d]:
+            raise ShapeError(f"k = {k} is out of range for dim {dim} of size {x[d]}")
+        return x[:d] + (k,) + x[d + 1:]
+
+    def verify_element_types(self) -> None:
+        if element_type(self.values.type) != element_type(self.input.type):
+            raise VerifyException(f"{self.name}: values must have the input's element type")
+        check_element_type(self, self.indices, element_type(self.indices.type) == i64, "i64",
+                           "indices")
+        if shape_of(self.values) != shape_of(self.indices):
+            raise VerifyException(f"{self.name}: values and indices differ in shape")
+
+    def infer_shape(self) -> Shape:
+        return self._shape(shape_of(self.input), self.k.value.data, self.dim.value.data)
+
+
+@irdl_op_definition
+class SortOp(GEOp):
+    """Sort along `dim`; also the i64 indices of the sorted elements in the input.
+
+        %v, %i = ge.sort %x {dim = -1 : i64, descending = false, stable = true}
+                 : tensor<2x8xf32> -> (tensor<2x8xf32>, tensor<2x8xi64>)
+    """
+
+    name = "ge.sort"
+    input = operand_def(AnyTensor)
+    values = result_def(AnyTensor)
+    indices = result_def(AnyTensor)
+    dim = prop_def(IntegerAttr[I64])
+    descending = prop_def(BoolAttr)
+    stable = prop_def(BoolAttr)
+    irdl_options = (ParsePropInAttrDict(),)
+    traits = traits_def(Pure())
+    assembly_format = "$input attr-dict `:` type($input) `->` `(` type($values) `,` type($indices) `)`"
+
+    def __init__(self, input: SSAValue, dim: int, descending: bool, stable: bool):
+        shape = list(shape_of(input))
+        super().__init__(operands=[input], result_types=[input.type, TensorType(i64, shape)],
+                         properties={"dim": IntegerAttr(dim, i64),
+                                     "descending": BoolAttr(descending, i1),
+                                     "stable": BoolAttr(stable, i1)})
+
+    def verify_element_types(self) -> None:
+        if self.values.type != self.input.type:
+            raise VerifyException(f"{self.name}: values must have the input's type")
+        check_element_type(self, self.indices, element_type(self.indices.type) == i64, "i64",
+                           "indices")
+
+    def infer_shape(self) -> Shape:
+        x = shape_of(self.input)
+        if x:
+            shapes.normalize_dim(self.dim.value.data, len(x))
+        return x
 
 # --------------------------------------------------------------------------
 # Layout
@@ -1772,9 +2926,18 @@ GE = Dialect(
     [
         ConstOp, ReluOp, SigmoidOp, TanhOp, ExpOp, LogOp, SqrtOp, RsqrtOp, NegOp, AbsOp,
         ErfOp, SiluOp, HardswishOp, HardsigmoidOp, LogicalNotOp, GeluOp, ClampOp,
+        SinOp, CosOp, TanOp, AsinOp, AcosOp, AtanOp, SinhOp, CoshOp, AsinhOp, AcoshOp,
+        AtanhOp, Log1pOp, Expm1Op, Log2Op, Log10Op, Exp2Op, ReciprocalOp, SignOp, FloorOp,
+        CeilOp, RoundOp, TruncOp, ErfcOp, ErfinvOp, LgammaOp, DigammaOp, MishOp,
+        LogSigmoidOp, LeakyReluOp, EluOp, SoftplusOp, IsNanOp, IsInfOp,
+        Atan2Op, HypotOp, CopysignOp, FloorDivOp, TruncDivOp, RemainderOp, FmodOp,
+        LogicalXorOp,
+        GatherElementsOp, GatherOp, IndexOp, IndexPutOp, ScatterElementsOp, PadOp,
+        CumsumOp, CumprodOp, ArgMaxOp, ArgMinOp, TopKOp, SortOp,
         AddOp, SubOp, MulOp, DivOp, PowOp, MaximumOp, MinimumOp, LogicalAndOp,
         LogicalOrOp, CompareOp, WhereOp, CastOp, FullLikeOp,
         Conv2dOp, ConvTranspose2dOp, BatchNormOp, LayerNormOp, SoftmaxOp, EmbeddingOp,
+        Conv1dOp, Conv3dOp, GroupNormOp, InstanceNormOp, RmsNormOp, MaxPool3dOp, AvgPool3dOp,
         MaxPool2dOp, AvgPool2dOp, AdaptiveAvgPool2dOp, AdaptiveMaxPool2dOp,
         InterpolateOp,
         FlattenOp, ReshapeOp, TransposeOp, ExpandOp, SliceOp, ConcatOp, DimOp, ArangeOp,

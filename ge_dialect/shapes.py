@@ -127,6 +127,46 @@ def conv2d(x: Shape, w: Shape, stride, padding, dilation, groups: int) -> Shape:
             window_out(wd, kw, stride[1], padding[1], dilation[1]))
 
 
+def conv_nd(x: Shape, w: Shape, stride, padding, dilation, groups: int) -> Shape:
+    """N-D convolution in NC<spatial> layout: the rank of `w` sets N = rank - 2."""
+    spatial = len(w) - 2
+    if len(x) != spatial + 2 or spatial < 1:
+        raise ShapeError(f"conv{spatial}d expects a {spatial + 2}-D input and weight, got "
+                         f"{fmt(x)} and {fmt(w)}")
+    for name, values in (("stride", stride), ("padding", padding), ("dilation", dilation)):
+        if len(values) != spatial:
+            raise ShapeError(f"{name} must have {spatial} entries, got {len(values)}")
+    check_window(w[2:], stride, padding, dilation)
+    c, oc, ic = x[1], w[0], w[1]
+    if groups < 1:
+        raise ShapeError(f"groups must be >= 1, got {groups}")
+    if not is_dyn(c) and not is_dyn(ic) and c != ic * groups:
+        raise ShapeError(
+            f"input has {c} channels but weight expects {ic} x {groups} groups = {ic * groups}")
+    if not is_dyn(oc) and oc % groups:
+        raise ShapeError(f"{oc} output channels are not divisible by groups = {groups}")
+    return (x[0], oc) + tuple(window_out(*args) for args in zip(x[2:], w[2:], stride, padding,
+                                                                 dilation))
+
+
+def pool_nd(x: Shape, kernel, stride, padding, dilation, ceil_mode: bool) -> Shape:
+    """Pooling over the trailing len(kernel) dims (PyTorch rules)."""
+    spatial = len(kernel)
+    if len(x) not in (spatial + 1, spatial + 2):
+        raise ShapeError(f"{spatial}-D pooling expects a {spatial + 1}-D or {spatial + 2}-D "
+                         f"input, got {fmt(x)}")
+    for name, values in (("stride", stride), ("padding", padding), ("dilation", dilation)):
+        if len(values) != spatial:
+            raise ShapeError(f"{name} must have {spatial} entries, got {len(values)}")
+    check_window(kernel, stride, padding, dilation)
+    for k, p in zip(kernel, padding):
+        if p * 2 > k:
+            raise ShapeError(f"padding {p} is more than half the kernel size {k}")
+    lead = x[:len(x) - spatial]
+    return lead + tuple(window_out(*args, ceil_mode) for args in zip(
+        x[len(x) - spatial:], kernel, stride, padding, dilation))
+
+
 def pool2d(x: Shape, kernel, stride, padding, dilation, ceil_mode: bool) -> Shape:
     """NCHW, or NC1HWC0 (pooling over dims 2 and 3 either way)."""
     if len(x) == 5:

@@ -166,11 +166,24 @@ def import_exported(ep: ExportedProgram, func_name: str = "main",
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", r".*LeafSpec", FutureWarning)
         try:
-            ep = ep.run_decompositions()
+            ep = ep.run_decompositions(_decompositions())
         except Exception as e:
             raise GEImportError(
                 f"decomposing {what} to core ATen failed: {_first_line(e)}") from e
     return import_program(ep, func_name)
+
+
+# Ops GE has whole that core ATen would take apart (into index, batch norm in
+# training mode, pow + mean + rsqrt): kept, as torch-mlir keeps its backend-legal ops.
+KEEP_WHOLE = (torch.ops.aten.rms_norm.default, torch.ops.aten.instance_norm.default,
+              torch.ops.aten.pad.default)
+
+
+def _decompositions():
+    table = torch.export.default_decompositions()
+    for op in KEEP_WHOLE:
+        table.pop(op, None)
+    return table
 
 
 def import_program(ep: ExportedProgram, func_name: str = "main") -> ModuleOp:

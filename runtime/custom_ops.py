@@ -4,14 +4,14 @@ The escape hatch of the GE article: when a model uses an op with no GE
 mapping (a `torch.library` custom op, or an ATen op we do not support), the
 user registers a host kernel for it,
 
-    @npu_graph.custom_op("aten.cumsum", shape_fn=lambda x, dim: x)
-    def cumsum(x, dim):
-        return torch.cumsum(x, dim)
+    @npu_graph.custom_op("aten.logcumsumexp", shape_fn=lambda x, dim: x)
+    def logcumsumexp(x, dim):
+        return torch.logcumsumexp(x, dim)
 
 and the importer turns every node of that op into `ge.custom {name =
-"aten.cumsum"}`, which the runtime runs with this kernel. Names are the
+"aten.logcumsumexp"}`, which the runtime runs with this kernel. Names are the
 op's qualified name, `namespace::op` or `namespace.op` (the same thing),
-optionally with an overload (`aten.cumsum.default`) to register one overload
+optionally with an overload (`aten.logcumsumexp.default`) to register one overload
 only. The registry is consulted for ops the importer has no mapping for; an
 op it already maps keeps its GE mapping. The kernel gets the tensor arguments positionally, in schema order, and
 every other argument as a keyword named as in the op's schema; it returns a
@@ -68,7 +68,7 @@ def canonical_name(name: str) -> str:
     name = name.strip().replace("::", ".")
     if not name or "." not in name or any(not part for part in name.split(".")):
         raise CustomOpError(f"custom op name '{name}' must be qualified, like "
-                            "'aten.cumsum' or 'mylib::my_op'")
+                            "'aten.logcumsumexp' or 'mylib::my_op'")
     return name
 
 

@@ -141,6 +141,22 @@ _COMPARE = {"eq": torch.eq, "ne": torch.ne, "lt": torch.lt, "le": torch.le,
             "gt": torch.gt, "ge": torch.ge}
 
 
+def _leaky_relu(op: ge.LeakyReluOp) -> Kernel:
+    slope = op.negative_slope.value.data
+    return lambda x: F.leaky_relu(x, slope)
+
+
+def _elu(op: ge.EluOp) -> Kernel:
+    alpha, scale, input_scale = (op.alpha.value.data, op.scale.value.data,
+                                 op.input_scale.value.data)
+    return lambda x: torch.ops.aten.elu(x, alpha, scale, input_scale)
+
+
+def _softplus(op: ge.SoftplusOp) -> Kernel:
+    beta, threshold = op.beta.value.data, op.threshold.value.data
+    return lambda x: F.softplus(x, beta, threshold)
+
+
 def _compare(op: ge.CompareOp) -> Kernel:
     return _COMPARE[op.predicate.data]
 
@@ -232,6 +248,122 @@ def _reduction(reduce) -> Callable[[ge.ReductionOp], Kernel]:
     return prepare
 
 
+def _cumulative(reduce) -> Callable[[ge.CumulativeOp], Kernel]:
+    def prepare(op: ge.CumulativeOp) -> Kernel:
+        dim = op.dim.value.data
+        return lambda x: reduce(x, dim)
+    return prepare
+
+
+def _arg_reduction(reduce) -> Callable[[ge.ArgReductionOp], Kernel]:
+    def prepare(op: ge.ArgReductionOp) -> Kernel:
+        dim = op.dim.value.data if op.dim is not None else None
+        keepdim = bool(op.keepdim.value.data)
+        return lambda x: reduce(x, dim, keepdim)
+    return prepare
+
+
+def _topk(op: ge.TopKOp) -> Kernel:
+    k, dim = op.k.value.data, op.dim.value.data
+    largest, ordered = bool(op.largest.value.data), bool(op.sorted.value.data)
+    return lambda x: tuple(torch.topk(x, k, dim, largest, ordered))
+
+
+def _sort(op: ge.SortOp) -> Kernel:
+    dim, descending, stable = (op.dim.value.data, bool(op.descending.value.data),
+                               bool(op.stable.value.data))
+    return lambda x: tuple(torch.sort(x, stable=stable, dim=dim, descending=descending))
+
+
+def _index_list(op, indices) -> list:
+    """aten.index's operand: an index tensor at each indexed dim, None elsewhere."""
+    dims = [d % len(op.input.type.get_shape()) for d in _ints(op.dims)]
+    out = [None] * (max(dims) + 1)
+    for d, index in zip(dims, indices):
+        out[d] = index
+    return out
+
+
+def _index(op: ge.IndexOp) -> Kernel:
+    return lambda x, *indices: torch.ops.aten.index.Tensor(x, _index_list(op, indices))
+
+
+def _index_put(op: ge.IndexPutOp) -> Kernel:
+    accumulate = bool(op.accumulate.value.data)
+    return lambda x, values, *indices: torch.ops.aten.index_put(
+        x, _index_list(op, indices), values, accumulate)
+
+
+def _gather(op: ge.GatherOp) -> Kernel:
+    axis = op.axis.value.data % len(op.input.type.get_shape())
+
+    def run(x, index):
+        picked = torch.index_select(x, axis, index.reshape(-1))
+        return picked.reshape(x.shape[:axis] + index.shape + x.shape[axis + 1:])
+    return run
+
+
+def _gather_elements(op: ge.GatherElementsOp) -> Kernel:
+    dim = op.dim.value.data
+    return lambda x, index: torch.gather(x, dim, index)
+
+
+def _scatter_elements(op: ge.ScatterElementsOp) -> Kernel:
+    dim, reduce = op.dim.value.data, op.reduce.data
+    include_self = bool(op.include_self.value.data)
+    if reduce == "none":
+        return lambda x, index, src: torch.scatter(x, dim, index, src)
+    return lambda x, index, src: torch.scatter_reduce(x, dim, index, src, reduce,
+                                                      include_self=include_self)
+
+
+def _pad(op: ge.PadOp) -> Kernel:
+    low, high = _ints(op.low), _ints(op.high)
+    mode, value = op.mode.data, op.value.value.data
+    # torch lists (before, after) pairs from the last dim back to the first padded one
+    first = min((i for i, (a, b) in enumerate(zip(low, high)) if a or b), default=len(low))
+    pads = [p for d in range(len(low) - 1, first - 1, -1) for p in (low[d], high[d])]
+    if mode == "constant":
+        return lambda x: F.pad(x, pads, "constant", value)
+    return lambda x: F.pad(x, pads, mode)
+
+
+def _conv_nd(conv) -> Callable[[ge.ConvNdOp], Kernel]:
+    def prepare(op: ge.ConvNdOp) -> Kernel:
+        stride, padding, dilation = _ints(op.stride), _ints(op.padding), _ints(op.dilation)
+        groups = op.groups.value.data
+        return lambda x, w, b=None: conv(x, w, b, stride, padding, dilation, groups)
+    return prepare
+
+
+def _group_norm(op: ge.GroupNormOp) -> Kernel:
+    groups, eps = op.num_groups.value.data, op.epsilon.value.data
+    return lambda x, w=None, b=None: F.group_norm(x, groups, w, b, eps)
+
+
+def _instance_norm(op: ge.InstanceNormOp) -> Kernel:
+    eps = op.epsilon.value.data
+    return lambda x, w=None, b=None: F.instance_norm(x, weight=w, bias=b, eps=eps)
+
+
+def _rms_norm(op: ge.RmsNormOp) -> Kernel:
+    shape, eps = list(_ints(op.normalized_shape)), op.epsilon.value.data
+    return lambda x, w=None: F.rms_norm(x, shape, w, eps)
+
+
+def _max_pool3d(op: ge.MaxPool3dOp) -> Kernel:
+    k, s, p, d = (_ints(op.kernel_size), _ints(op.stride), _ints(op.padding),
+                  _ints(op.dilation))
+    ceil = bool(op.ceil_mode.value.data)
+    return lambda x: F.max_pool3d(x, k, s, p, d, ceil_mode=ceil)
+
+
+def _avg_pool3d(op: ge.AvgPool3dOp) -> Kernel:
+    k, s, p = _ints(op.kernel_size), _ints(op.stride), _ints(op.padding)
+    ceil, include = bool(op.ceil_mode.value.data), bool(op.count_include_pad.value.data)
+    return lambda x: F.avg_pool3d(x, k, s, p, ceil, include)
+
+
 def _embedding(op: ge.EmbeddingOp) -> Kernel:
     return lambda weight, indices: F.embedding(indices, weight)
 
@@ -253,6 +385,39 @@ KERNELS: dict[type[Operation], Callable[[Operation], Kernel]] = {
     ge.HardswishOp: lambda op: F.hardswish,
     ge.HardsigmoidOp: lambda op: F.hardsigmoid,
     ge.LogicalNotOp: lambda op: torch.logical_not,
+    ge.SinOp: lambda op: torch.sin,
+    ge.CosOp: lambda op: torch.cos,
+    ge.TanOp: lambda op: torch.tan,
+    ge.AsinOp: lambda op: torch.asin,
+    ge.AcosOp: lambda op: torch.acos,
+    ge.AtanOp: lambda op: torch.atan,
+    ge.SinhOp: lambda op: torch.sinh,
+    ge.CoshOp: lambda op: torch.cosh,
+    ge.AsinhOp: lambda op: torch.asinh,
+    ge.AcoshOp: lambda op: torch.acosh,
+    ge.AtanhOp: lambda op: torch.atanh,
+    ge.Log1pOp: lambda op: torch.log1p,
+    ge.Expm1Op: lambda op: torch.expm1,
+    ge.Log2Op: lambda op: torch.log2,
+    ge.Log10Op: lambda op: torch.log10,
+    ge.Exp2Op: lambda op: torch.exp2,
+    ge.ReciprocalOp: lambda op: torch.reciprocal,
+    ge.SignOp: lambda op: torch.sign,
+    ge.FloorOp: lambda op: torch.floor,
+    ge.CeilOp: lambda op: torch.ceil,
+    ge.RoundOp: lambda op: torch.round,
+    ge.TruncOp: lambda op: torch.trunc,
+    ge.ErfcOp: lambda op: torch.erfc,
+    ge.ErfinvOp: lambda op: torch.erfinv,
+    ge.LgammaOp: lambda op: torch.lgamma,
+    ge.DigammaOp: lambda op: torch.digamma,
+    ge.MishOp: lambda op: F.mish,
+    ge.LogSigmoidOp: lambda op: F.logsigmoid,
+    ge.LeakyReluOp: _leaky_relu,
+    ge.EluOp: _elu,
+    ge.SoftplusOp: _softplus,
+    ge.IsNanOp: lambda op: torch.isnan,
+    ge.IsInfOp: lambda op: torch.isinf,
     ge.GeluOp: _gelu,
     ge.ClampOp: _clamp,
     ge.AddOp: lambda op: torch.add,
@@ -262,6 +427,14 @@ KERNELS: dict[type[Operation], Callable[[Operation], Kernel]] = {
     ge.PowOp: lambda op: torch.pow,
     ge.MaximumOp: lambda op: torch.maximum,
     ge.MinimumOp: lambda op: torch.minimum,
+    ge.Atan2Op: lambda op: torch.atan2,
+    ge.HypotOp: lambda op: torch.hypot,
+    ge.CopysignOp: lambda op: torch.copysign,
+    ge.FloorDivOp: lambda op: lambda x, y: torch.div(x, y, rounding_mode="floor"),
+    ge.TruncDivOp: lambda op: lambda x, y: torch.div(x, y, rounding_mode="trunc"),
+    ge.RemainderOp: lambda op: torch.remainder,
+    ge.FmodOp: lambda op: torch.fmod,
+    ge.LogicalXorOp: lambda op: torch.logical_xor,
     ge.LogicalAndOp: lambda op: torch.logical_and,
     ge.LogicalOrOp: lambda op: torch.logical_or,
     ge.CompareOp: _compare,
@@ -280,6 +453,13 @@ KERNELS: dict[type[Operation], Callable[[Operation], Kernel]] = {
     ge.AdaptiveAvgPool2dOp: _adaptive_pool2d(F.adaptive_avg_pool2d),
     ge.AdaptiveMaxPool2dOp: _adaptive_pool2d(F.adaptive_max_pool2d),
     ge.InterpolateOp: _interpolate,
+    ge.Conv1dOp: _conv_nd(F.conv1d),
+    ge.Conv3dOp: _conv_nd(F.conv3d),
+    ge.GroupNormOp: _group_norm,
+    ge.InstanceNormOp: _instance_norm,
+    ge.RmsNormOp: _rms_norm,
+    ge.MaxPool3dOp: _max_pool3d,
+    ge.AvgPool3dOp: _avg_pool3d,
     ge.MatMulOp: lambda op: torch.matmul,
     ge.LinearOp: lambda op: F.linear,
     # shapes, layout and data movement
@@ -292,12 +472,25 @@ KERNELS: dict[type[Operation], Callable[[Operation], Kernel]] = {
     ge.ConcatOp: _concat,
     ge.DimOp: _dim,
     ge.ArangeOp: _arange,
+    ge.PadOp: _pad,
+    # gathers and scatters
+    ge.GatherOp: _gather,
+    ge.GatherElementsOp: _gather_elements,
+    ge.IndexOp: _index,
+    ge.IndexPutOp: _index_put,
+    ge.ScatterElementsOp: _scatter_elements,
     # reductions
     ge.ReduceSumOp: _reduction(torch.sum),
     ge.ReduceMeanOp: _reduction(torch.mean),
     ge.ReduceMaxOp: _reduction(torch.amax),
     ge.ReduceMinOp: _reduction(torch.amin),
     ge.ReduceAnyOp: _reduction(torch.any),
+    ge.CumsumOp: _cumulative(torch.cumsum),
+    ge.CumprodOp: _cumulative(torch.cumprod),
+    ge.ArgMaxOp: _arg_reduction(torch.argmax),
+    ge.ArgMinOp: _arg_reduction(torch.argmin),
+    ge.TopKOp: _topk,
+    ge.SortOp: _sort,
     # ops run by user kernels (npu_graph.custom_op)
     ge.CustomOp: custom_ops.prepare,
 }

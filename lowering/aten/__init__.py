@@ -1,8 +1,10 @@
 """The ATen -> GE table: one entry per ATen overload, builders grouped by family.
 
-    math.py     elementwise ops, comparisons, casts, reductions, tensor creation
+    math.py     elementwise ops, comparisons, casts, reductions, scans, sorting,
+                tensor creation
     nn.py       convolutions, normalization, pooling, resizing, embedding, matmuls
-    shape.py    views, permutations, broadcasts, slices, concatenation
+    shape.py    views, permutations, broadcasts, slices, concatenation, pads,
+                gathers and scatters
     control.py  torch.cond, while_loop, custom ops and FX plumbing
 
 Adding an op is one builder (often a one-line factory call) plus one line here.
@@ -35,6 +37,59 @@ ATEN_TO_GE: dict[Any, Builder] = {
     aten.neg.default: math.unary(ge.NegOp),
     aten.abs.default: math.unary(ge.AbsOp),
     aten.erf.default: math.unary(ge.ErfOp),
+    aten.sin.default: math.unary(ge.SinOp),
+    aten.cos.default: math.unary(ge.CosOp),
+    aten.tan.default: math.unary(ge.TanOp),
+    aten.asin.default: math.unary(ge.AsinOp),
+    aten.acos.default: math.unary(ge.AcosOp),
+    aten.atan.default: math.unary(ge.AtanOp),
+    aten.sinh.default: math.unary(ge.SinhOp),
+    aten.cosh.default: math.unary(ge.CoshOp),
+    aten.asinh.default: math.unary(ge.AsinhOp),
+    aten.acosh.default: math.unary(ge.AcoshOp),
+    aten.atanh.default: math.unary(ge.AtanhOp),
+    aten.log1p.default: math.unary(ge.Log1pOp),
+    aten.expm1.default: math.unary(ge.Expm1Op),
+    aten.log2.default: math.unary(ge.Log2Op),
+    aten.log10.default: math.unary(ge.Log10Op),
+    aten.exp2.default: math.unary(ge.Exp2Op),
+    aten.reciprocal.default: math.unary(ge.ReciprocalOp),
+    aten.sign.default: math.unary(ge.SignOp),
+    aten.floor.default: math.unary(ge.FloorOp),
+    aten.ceil.default: math.unary(ge.CeilOp),
+    aten.trunc.default: math.unary(ge.TruncOp),
+    aten.erfc.default: math.unary(ge.ErfcOp),
+    aten.erfinv.default: math.unary(ge.ErfinvOp),
+    aten.lgamma.default: math.unary(ge.LgammaOp),
+    aten.digamma.default: math.unary(ge.DigammaOp),
+    aten.mish.default: math.unary(ge.MishOp),
+    aten.sgn.default: math.unary(ge.SignOp),                # real tensors: sign
+    aten.round.default: math.round_,
+    aten.round.decimals: math.round_,
+    aten.log_sigmoid_forward.default: math.log_sigmoid,
+    aten.leaky_relu.default: math.leaky_relu,
+    aten.elu.default: math.elu,                             # also SELU, CELU
+    aten.softplus.default: math.softplus,
+    aten.isnan.default: math.predicate(ge.IsNanOp),
+    aten.isinf.default: math.predicate(ge.IsInfOp),
+    aten.atan2.default: math.binary(ge.Atan2Op),
+    aten.hypot.default: math.binary(ge.HypotOp),
+    aten.copysign.Tensor: math.binary(ge.CopysignOp),
+    aten.copysign.Scalar: math.binary(ge.CopysignOp),
+    aten.fmod.Tensor: math.binary(ge.FmodOp),
+    aten.fmod.Scalar: math.binary(ge.FmodOp),
+    aten.remainder.Tensor: math.binary(ge.RemainderOp),
+    aten.remainder.Scalar: math.binary(ge.RemainderOp),
+    aten.div.Tensor_mode: math.div_mode,                    # floor / trunc division
+    aten.div.Scalar_mode: math.div_mode,
+    aten.floor_divide.default: lambda g, a: math.div_mode(g, {**a, "rounding_mode": "floor"}),
+    aten.clamp.Tensor: math.clamp_tensor,
+    aten.clamp_min.default: math.clamp_min,
+    aten.clamp_min.Tensor: math.clamp_min,
+    aten.clamp_max.default: math.clamp_max,
+    aten.clamp_max.Tensor: math.clamp_max,
+    aten.logical_xor.default: math.logical(ge.LogicalXorOp),
+    aten.bitwise_xor.Tensor: math.logical(ge.LogicalXorOp),
     aten.gelu.default: math.gelu,
     aten.clamp.default: math.clamp,
     aten.hardtanh.default: math.hardtanh,                   # relu6 = hardtanh(0, 6)
@@ -77,11 +132,22 @@ ATEN_TO_GE: dict[Any, Builder] = {
     aten.sum.default: math.reduction(ge.ReduceSumOp),
     aten.mean.dim: math.mean,                               # over H, W: global avg pool
     aten.mean.default: math.mean,
+    aten.linalg_vector_norm.default: math.vector_norm,      # decomposed
     aten.amax.default: math.reduction(ge.ReduceMaxOp),
     aten.amin.default: math.reduction(ge.ReduceMinOp),
     aten.any.dim: math.reduction(ge.ReduceAnyOp),
     aten.any.dims: math.reduction(ge.ReduceAnyOp),
     aten.any.default: math.reduction(ge.ReduceAnyOp),
+    aten.max.dim: math.max_min_dim(ge.ReduceMaxOp, ge.ArgMaxOp),
+    aten.min.dim: math.max_min_dim(ge.ReduceMinOp, ge.ArgMinOp),
+    aten.argmax.default: math.arg_reduction(ge.ArgMaxOp),
+    aten.argmin.default: math.arg_reduction(ge.ArgMinOp),
+    # ---- scans and sorting
+    aten.cumsum.default: math.cumulative(ge.CumsumOp),
+    aten.cumprod.default: math.cumulative(ge.CumprodOp),
+    aten.topk.default: math.topk,
+    aten.sort.default: math.sort,
+    aten.sort.stable: math.sort,
     # ---- tensor creation: evaluated at import, kept as (splat) constants
     aten.full.default: math.create,
     aten.scalar_tensor.default: math.create,
@@ -97,6 +163,9 @@ ATEN_TO_GE: dict[Any, Builder] = {
     aten._safe_softmax.default: nn.safe_softmax,
     aten.embedding.default: nn.embedding,
     aten.max_pool2d_with_indices.default: nn.max_pool2d,    # output 0 only
+    aten.max_pool3d_with_indices.default: nn.max_pool3d,    # output 0 only
+    aten.avg_pool3d.default: nn.avg_pool3d,
+    aten.native_group_norm.default: nn.group_norm,          # output 0 only
     aten.avg_pool2d.default: nn.avg_pool2d,
     aten._adaptive_avg_pool2d.default: nn.adaptive_avg_pool2d,
     aten.adaptive_max_pool2d.default: nn.adaptive_max_pool2d,  # output 0 only
@@ -119,6 +188,23 @@ ATEN_TO_GE: dict[Any, Builder] = {
     aten.split_with_sizes.default: shape.split_with_sizes,
     aten.split.Tensor: shape.split,
     aten.cat.default: shape.cat,
+    aten.index.Tensor: shape.index,                         # advanced indexing
+    aten.index_put.default: shape.index_put,
+    aten.index_select.default: shape.index_select,
+    aten.gather.default: shape.gather,
+    aten.scatter.src: shape.scatter(),
+    aten.scatter.value: shape.scatter(),
+    aten.scatter.reduce: shape.scatter(),
+    aten.scatter.value_reduce: shape.scatter(),
+    aten.scatter_add.default: shape.scatter("sum"),
+    aten.scatter_reduce.two: shape.scatter(),
+    aten.constant_pad_nd.default: shape.pad("constant"),
+    aten.reflection_pad1d.default: shape.pad("reflect"),
+    aten.reflection_pad2d.default: shape.pad("reflect"),
+    aten.reflection_pad3d.default: shape.pad("reflect"),
+    aten.replication_pad1d.default: shape.pad("replicate"),
+    aten.replication_pad2d.default: shape.pad("replicate"),
+    aten.replication_pad3d.default: shape.pad("replicate"),
     aten.clone.default: shape.identity,
     aten.alias.default: shape.identity,
     aten.detach.default: shape.identity,
@@ -137,6 +223,13 @@ ATEN_TO_GE: dict[Any, Builder] = {
     aten._assert_tensor_metadata.default: control.no_result,
     # ---- training IR (torch.export.export without run_decompositions)
     aten.conv2d.default: nn.convolution,
+    aten.conv1d.default: nn.convolution,
+    aten.conv3d.default: nn.convolution,
+    aten.group_norm.default: nn.group_norm,
+    aten.instance_norm.default: nn.instance_norm,
+    aten.rms_norm.default: nn.rms_norm,
+    aten.pad.default: shape.pad(),
+    aten.max_pool3d.default: nn.max_pool3d,
     aten.conv_transpose2d.input: nn.conv_transpose2d,
     aten.batch_norm.default: nn.batch_norm,
     aten.layer_norm.default: nn.layer_norm,
@@ -156,6 +249,9 @@ ATEN_TO_GE: dict[Any, Builder] = {
     aten.hardsigmoid.default: math.unary(ge.HardsigmoidOp),
     aten.masked_fill.Scalar: math.masked_fill,
     aten.to.dtype: math.to_copy,
+    aten.to.dtype_layout: math.to_copy,                     # .to(device): the dtype part
+    aten.to.device: math.to_copy,
+    aten.detach_.default: shape.identity,
     aten.zeros.default: math.create,
     aten.ones.default: math.create,
     aten.zeros_like.default: math.filled_like(0.0),

@@ -198,3 +198,130 @@ def mean(g, a) -> Value:
     return g.emit(ge.ReduceMeanOp(x, list(dims), bool(a.get("keepdim", False))))
 
 
+
+
+def leaky_relu(g, a) -> Value:
+    return g.emit(ge.LeakyReluOp(g.typed(a["self"]), float(a["negative_slope"])))
+
+
+def elu(g, a) -> Value:
+    """elu(x, alpha, scale, input_scale); SELU and CELU decompose to it."""
+    return g.emit(ge.EluOp(g.typed(a["self"]), float(a["alpha"]), float(a["scale"]),
+                           float(a["input_scale"])))
+
+
+def softplus(g, a) -> Value:
+    return g.emit(ge.SoftplusOp(g.typed(a["self"]), float(a["beta"]), float(a["threshold"])))
+
+
+def predicate(op_cls: type[ge.UnaryPredicateOp]) -> Builder:
+    """isnan / isinf: i1 out; integers are never NaN or infinite."""
+    def build(g, a) -> Value:
+        x = g.value(a["self"])
+        if ge.is_integer(ge.element_type(x.type)):
+            return g.emit(ge.CompareOp(x, x, "ne"))  # all false, of the right shape
+        return g.emit(op_cls(x))
+    return build
+
+
+def round_(g, a) -> Value:
+    """round(x) or round(x, decimals) = round(x * 10**d) / 10**d, as torch computes it."""
+    x = g.typed(a["self"])
+    decimals = a.get("decimals", 0)
+    if decimals == 0:
+        return g.emit(ge.RoundOp(x))
+    scale = g.scalar(10.0 ** abs(decimals), x)
+    scaled = g.emit((ge.MulOp if decimals > 0 else ge.DivOp)(x, scale), "scaled")
+    rounded = g.emit(ge.RoundOp(scaled), "rounded")
+    return g.emit((ge.DivOp if decimals > 0 else ge.MulOp)(rounded, scale))
+
+
+def div_mode(g, a) -> Value:
+    """div(x, y, rounding_mode): true division, or floor / trunc division."""
+    ops = {None: ge.DivOp, "floor": ge.FloorDivOp, "trunc": ge.TruncDivOp}
+    return g.emit(ops[a["rounding_mode"]](g.typed(a["self"]), g.typed(a["other"])))
+
+
+def clamp_tensor(g, a) -> Value:
+    """clamp with tensor (or scalar) bounds: maximum then minimum, as torch orders them."""
+    y = g.typed(a["self"])
+    for key, op_cls in (("min", ge.MaximumOp), ("max", ge.MinimumOp)):
+        if a.get(key) is not None:
+            y = g.emit(op_cls(y, g.typed(a[key])), key)
+    return y
+
+
+def clamp_min(g, a) -> Value:
+    return clamp_tensor(g, {"self": a["self"], "min": a["min"]})
+
+
+def clamp_max(g, a) -> Value:
+    return clamp_tensor(g, {"self": a["self"], "max": a["max"]})
+
+
+def cumulative(op_cls: type[ge.CumulativeOp]) -> Builder:
+    """cumsum / cumprod(x, dim, dtype): x cast to the result dtype first, as torch."""
+    def build(g, a) -> Value:
+        return g.emit(op_cls(g.typed(a["self"]), a["dim"]))
+    return build
+
+
+def arg_reduction(op_cls: type[ge.ArgReductionOp]) -> Builder:
+    def build(g, a) -> Value:
+        return g.emit(op_cls(g.value(a["self"]), a.get("dim"), bool(a.get("keepdim", False))))
+    return build
+
+
+def max_min_dim(values_cls: type[ge.ReductionOp], index_cls: type[ge.ArgReductionOp]
+                ) -> Builder:
+    """max.dim / min.dim: (values, indices) as a reduction and an arg-reduction."""
+    def build(g, a) -> Value:
+        x, dim, keepdim = g.value(a["self"]), a["dim"], bool(a.get("keepdim", False))
+        if not ge.shape_of(x):  # a 0-d input is its own max, at index 0
+            return x, g.emit(index_cls(x, None, keepdim), "indices")
+        return (g.emit(values_cls(x, [dim], keepdim), "values"),
+                g.emit(index_cls(x, dim, keepdim), "indices"))
+    return build
+
+
+def topk(g, a) -> Value:
+    op = ge.TopKOp(g.value(a["self"]), g.size(a["k"]), a["dim"], bool(a["largest"]),
+                   bool(a["sorted"]))
+    g.emit(op)
+    return op.values, op.indices
+
+
+def sort(g, a) -> Value:
+    op = ge.SortOp(g.value(a["self"]), a["dim"], bool(a["descending"]),
+                   bool(a.get("stable") or False))
+    g.emit(op)
+    return op.values, op.indices
+
+
+def log_sigmoid(g, a) -> Value:
+    """log_sigmoid_forward returns (output, buffer); the buffer is a CPU scratch."""
+    return g.emit(ge.LogSigmoidOp(g.typed(a["self"]))), None
+
+
+def vector_norm(g, a) -> Value:
+    """linalg_vector_norm(x, ord, dim, keepdim) from reductions: sum |x|^p then
+    the p-th root; max / min |x| for +-inf, the count of non-zeros for 0."""
+    if a.get("dtype") is not None:
+        raise Unsupported("vector_norm with a dtype argument")
+    x = g.typed(a["self"])
+    p, keepdim = float(a["ord"]), bool(a["keepdim"])
+    dims = a.get("dim")
+    dims = [] if dims is None else ([dims] if isinstance(dims, int) else list(dims))
+    if p == 0:
+        nonzero = g.emit(ge.CastOp(g.emit(ge.CompareOp(x, g.scalar(0, x), "ne"), "nonzero"),
+                                   ge.element_type(x.type)), "count")
+        return g.emit(ge.ReduceSumOp(nonzero, dims, keepdim))
+    magnitude = g.emit(ge.AbsOp(x), "abs")
+    if p in (float("inf"), float("-inf")):
+        return g.emit((ge.ReduceMaxOp if p > 0 else ge.ReduceMinOp)(magnitude, dims, keepdim))
+    if p == 2:
+        total = g.emit(ge.ReduceSumOp(g.emit(ge.MulOp(x, x), "square"), dims, keepdim), "sum")
+        return g.emit(ge.SqrtOp(total))
+    powered = magnitude if p == 1 else g.emit(ge.PowOp(magnitude, g.scalar(p, x)), "pow")
+    total = g.emit(ge.ReduceSumOp(powered, dims, keepdim), "sum")
+    return total if p == 1 else g.emit(ge.PowOp(total, g.scalar(1.0 / p, x)))

@@ -10,12 +10,28 @@ from ge_dialect import ge
 from lowering.aten.common import Unsupported, Value, Weight, meta, pair
 
 
+CONV_ND = {3: ge.Conv1dOp, 5: ge.Conv3dOp}
+
+
 def convolution(g, a) -> Value:
+    """convolution / conv<N>d: ge.conv2d, or ge.conv1d / ge.conv3d as the user wrote them."""
     weight = g.value(a["weight"])
-    if len(ge.shape_of(weight)) != 4:
-        raise Unsupported(f"{len(ge.shape_of(weight)) - 2}-D convolution; GE has 2-D only")
     x = g.typed(a["input"])
     bias = g.value(a["bias"]) if a["bias"] is not None else None
+    rank = len(ge.shape_of(weight))
+    if rank != 4:
+        if a.get("transposed"):
+            raise Unsupported(f"{rank - 2}-D transposed convolution; GE has 2-D only")
+        if rank not in CONV_ND:
+            raise Unsupported(f"{rank - 2}-D convolution; GE has 1-D, 2-D and 3-D")
+        if isinstance(a["padding"], str):
+            raise Unsupported(f"convolution with padding={a['padding']!r}")
+        n = rank - 2
+        spread = (lambda v: tuple(v) * n if len(v) == 1 else tuple(v))
+        return g.emit(CONV_ND[rank](x, weight, bias, spread(a["stride"]), spread(a["padding"]),
+                                    spread(a["dilation"]), a["groups"]))
+    if isinstance(a["padding"], str):
+        raise Unsupported(f"convolution with padding={a['padding']!r}")
     stride, padding, dilation = pair(a["stride"]), pair(a["padding"]), pair(a["dilation"])
     if a.get("transposed"):
         return g.emit(ge.ConvTranspose2dOp(x, weight, bias, stride, padding,
@@ -192,3 +208,63 @@ def matmul(lhs: str = "self", rhs: str = "other"):
     def build(g, a) -> Value:
         return g.emit(ge.MatMulOp(g.typed(a[lhs]), g.typed(a[rhs])))
     return build
+
+
+def group_norm(g, a) -> Value:
+    """native_group_norm (core ATen) and group_norm (training IR): output 0 only."""
+    x = g.typed(a["input"])
+    weight, bias = _affine(g, a, ge.shape_of(x)[1])
+    y = g.emit(ge.GroupNormOp(x, a["group"] if "group" in a else a["num_groups"], weight, bias,
+                              float(a["eps"])))
+    return (y, None, None) if len(g.node.target._schema.returns) == 3 else y
+
+
+def instance_norm(g, a) -> Value:
+    if not a["use_input_stats"]:
+        return batch_norm(g, a)
+    x = g.typed(a["input"])
+    weight, bias = _affine(g, a, ge.shape_of(x)[1])
+    return g.emit(ge.InstanceNormOp(x, weight, bias, float(a["eps"])))
+
+
+def _affine(g, a, channels: int):
+    """Weight and bias as values, both or neither (a missing one is ones or zeros)."""
+    weight, bias = a["weight"], a["bias"]
+    if weight is None and bias is None:
+        return None, None
+    if weight is None:
+        weight = Weight(torch.ones(channels), f"{g.value_name()}_weight")
+    if bias is None:
+        bias = Weight(torch.zeros(channels), f"{g.value_name()}_bias")
+    return g.typed(weight), g.typed(bias)
+
+
+def rms_norm(g, a) -> Value:
+    x = g.typed(a["input"])
+    eps = a.get("eps")
+    if eps is None:  # torch's default: the dtype's machine epsilon
+        eps = torch.finfo(meta(a["input"]).dtype).eps
+    weight = g.typed(a["weight"]) if a.get("weight") is not None else None
+    return g.emit(ge.RmsNormOp(x, list(a["normalized_shape"]), weight, float(eps)))
+
+
+def _triple(v) -> tuple[int, ...]:
+    v = list(v) if isinstance(v, (list, tuple)) else [v]
+    return tuple(v * 3) if len(v) == 1 else tuple(v)
+
+
+def max_pool3d(g, a) -> Value:
+    kernel = _triple(a["kernel_size"])
+    stride = _triple(a["stride"]) if a["stride"] else kernel
+    y = g.emit(ge.MaxPool3dOp(g.typed(a["self"]), kernel, stride, _triple(a["padding"]),
+                              _triple(a["dilation"]), bool(a["ceil_mode"])))
+    return (y, None) if len(g.node.target._schema.returns) == 2 else y
+
+
+def avg_pool3d(g, a) -> Value:
+    if a.get("divisor_override") is not None:
+        raise Unsupported("avg_pool3d with divisor_override")
+    kernel = _triple(a["kernel_size"])
+    stride = _triple(a["stride"]) if a["stride"] else kernel
+    return g.emit(ge.AvgPool3dOp(g.typed(a["self"]), kernel, stride, _triple(a["padding"]),
+                                 bool(a["ceil_mode"]), bool(a["count_include_pad"])))

@@ -1,15 +1,17 @@
-"""Builders for views, permutations, broadcasts, slices and concatenation."""
+"""Builders for views, permutations, broadcasts, slices, concatenation, pads, gathers and scatters."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
 
+import torch
 from xdsl.dialects.builtin import DYNAMIC_INDEX
 
 from ge_dialect import ge
 from lowering.aten.common import (
     INT64_MAX,
+    Builder,
     Unsupported,
     Value,
     Weight,
@@ -161,5 +163,87 @@ def chunk(g, a) -> Value:
 
 
 def cat(g, a) -> Value:
-    inputs = [g.typed(x) for x in a["tensors"]]
+    """torch.cat skips legacy empty 1-D tensors (shape [0]) among inputs of higher
+    rank: HF's KV cache starts as torch.tensor([])."""
+    tensors = [x for x in a["tensors"] if not _legacy_empty(x)] or a["tensors"][:1]
+    inputs = [g.typed(x) for x in tensors]
+    if len(inputs) == 1:
+        return inputs[0]
     return g.emit(ge.ConcatOp(inputs, a["dim"]))
+
+
+def _legacy_empty(x) -> bool:
+    shape = tuple(meta(x).shape) if meta(x) is not None else ()
+    return shape == (0,)
+
+
+def _indices(g, indices) -> tuple[list, list[int]]:
+    """aten.index's optional index tensors as values and the dims they index."""
+    values, dims = [], []
+    for dim, index in enumerate(indices):
+        if index is None:
+            continue
+        if meta(index) is not None and meta(index).dtype == torch.bool:
+            raise Unsupported("indexing with a boolean mask (its result size depends on the "
+                              "data); use torch.where")
+        values.append(g.value(index))
+        dims.append(dim)
+    if not dims:
+        raise Unsupported("indexing with no index tensor")
+    return values, dims
+
+
+def index(g, a) -> Value:
+    """x[i, :, j] (aten.index.Tensor): ge.index, or ge.gather for one index on one dim."""
+    x = g.typed(a["self"])
+    values, dims = _indices(g, a["indices"])
+    return g.emit(ge.IndexOp(x, values, dims))
+
+
+def index_put(g, a) -> Value:
+    x = g.typed(a["self"])
+    values, dims = _indices(g, a["indices"])
+    return g.emit(ge.IndexPutOp(x, g.typed(a["values"]), values, dims, bool(a["accumulate"])))
+
+
+def index_select(g, a) -> Value:
+    return g.emit(ge.GatherOp(g.typed(a["self"]), g.value(a["index"]), a["dim"]))
+
+
+def gather(g, a) -> Value:
+    return g.emit(ge.GatherElementsOp(g.typed(a["self"]), g.value(a["index"]), a["dim"]))
+
+
+def scatter(reduce: str | None = None) -> Builder:
+    """scatter.src / scatter.value / scatter_add / scatter_reduce.two -> ge.scatter_elements."""
+    def build(g, a) -> Value:
+        x, index = g.typed(a["self"]), g.value(a["index"])
+        if "src" in a:
+            src = g.typed(a["src"])
+        else:  # scatter.value: the scalar, broadcast to the index's shape
+            src = g.emit(ge.ExpandOp(g.scalar(a["value"], x), ge.shape_of(index)), "src")
+        how = reduce or a.get("reduce") or "none"
+        if how in ("add", "multiply"):  # scatter's spelling of scatter_reduce's sum / prod
+            how = {"add": "sum", "multiply": "prod"}[how]
+        return g.emit(ge.ScatterElementsOp(x, index, src, a["dim"], how,
+                                           bool(a.get("include_self", True))))
+    return build
+
+
+def pad(mode: str | None = None) -> Builder:
+    """constant_pad_nd, pad, reflection_pad<N>d and replication_pad<N>d -> ge.pad.
+
+    torch lists (before, after) pairs from the last dim backwards."""
+    def build(g, a) -> Value:
+        x = g.typed(a["self"] if "self" in a else a["input"])
+        pads = list(a["pad"] if "pad" in a else a["padding"])
+        how = mode or a.get("mode") or "constant"
+        rank = len(ge.shape_of(x))
+        if len(pads) % 2 or len(pads) // 2 > rank:
+            raise Unsupported(f"{len(pads)} pad sizes for a rank-{rank} input")
+        low, high = [0] * rank, [0] * rank
+        for i in range(len(pads) // 2):
+            low[rank - 1 - i], high[rank - 1 - i] = pads[2 * i], pads[2 * i + 1]
+        value = a.get("value")
+        return g.emit(ge.PadOp(x, low, high, how, float(value or 0.0)))
+    return build

@@ -369,6 +369,13 @@ UNARY = (
     ("hardswish", ge.HardswishOp, F.hardswish),
     ("hardsigmoid", ge.HardsigmoidOp, F.hardsigmoid),
     ("exp", ge.ExpOp, torch.exp),
+    ("sin", ge.SinOp, torch.sin),
+    ("cos", ge.CosOp, torch.cos),
+    ("atan", ge.AtanOp, torch.atan),
+    ("asinh", ge.AsinhOp, torch.asinh),
+    ("erfc", ge.ErfcOp, torch.erfc),
+    ("mish", ge.MishOp, F.mish),
+    ("log_sigmoid", ge.LogSigmoidOp, F.logsigmoid),
 )
 
 # Reductions over some dims (never the batch dim), with or without keepdim.

@@ -42,25 +42,23 @@ def x24():
 
 # (model, inputs, exception type, expected text in the message)
 UNSUPPORTED_MODELS = {
-    "cumsum": (Fn(lambda x: torch.cumsum(x, 1)), (x24(),), UnsupportedOpError,
-               "aten.cumsum.default x1 (no GE mapping)"),
-    "sort": (Fn(lambda x: torch.sort(x, 1)[0]), (x24(),), UnsupportedOpError,
-             "aten.sort.default x1 (no GE mapping)"),
-    "topk": (Fn(lambda x: torch.topk(x, 2, 1)[0]), (x24(),), UnsupportedOpError,
-             "aten.topk.default x1 (no GE mapping)"),
+    "cummax": (Fn(lambda x: torch.cummax(x, 1)[0]), (x24(),), UnsupportedOpError,
+               "aten.cummax.default x1 (no GE mapping)"),
+    "median": (Fn(lambda x: torch.median(x, 1)[0]), (x24(),), UnsupportedOpError,
+               "aten.median.dim x1 (no GE mapping)"),
+    "kthvalue": (Fn(lambda x: torch.kthvalue(x, 2, 1)[0]), (x24(),), UnsupportedOpError,
+                 "aten.kthvalue.default x1 (no GE mapping)"),
     "flip": (Fn(lambda x: torch.flip(x, [1])), (x24(),), UnsupportedOpError,
              "aten.flip.default x1 (no GE mapping)"),
-    "argmax": (Fn(lambda x: torch.argmax(x, 1).float()), (x24(),), UnsupportedOpError,
-               "aten.argmax.default x1 (no GE mapping)"),
-    "roll": (Fn(lambda x: torch.roll(x, 1, 1)), (x24(),), UnsupportedOpError,
-             "aten.fmod.Scalar x1 (no GE mapping)"),
+    "boolean_mask": (Fn(lambda x: x[x > 0].sum()), (x24(),), UnsupportedOpError,
+                     "aten.index.Tensor x1 (indexing with a boolean mask (its result size "
+                     "depends on the data); use torch.where)"),
     "dropout_in_training": (Fn(lambda x: F.dropout(x, 0.5, training=True)), (x24(),),
                             UnsupportedOpError, "aten.native_dropout.default x1 (dropout in "
                             "training mode; call model.eval() first)"),
-    "conv1d": (nn.Conv1d(2, 3, 3), (torch.randn(1, 2, 8),), UnsupportedOpError,
-               "aten.convolution.default x1 (1-D convolution; GE has 2-D only)"),
-    "conv3d": (nn.Conv3d(2, 3, 3), (torch.randn(1, 2, 4, 4, 4),), UnsupportedOpError,
-               "aten.convolution.default x1 (3-D convolution; GE has 2-D only)"),
+    "conv_transpose1d": (nn.ConvTranspose1d(2, 3, 3), (torch.randn(1, 2, 8),),
+                         UnsupportedOpError, "aten.convolution.default x1 (1-D transposed "
+                         "convolution; GE has 2-D only)"),
     "python_int_input": (Fn(lambda x, k: x * k), (x24(), 3), GEImportError,
                          "input 'inputs_1' is a int; GE graphs take tensors only"),
     "in_place_on_input": (Fn(lambda x: x.relu_()), (x24(),), GEImportError,

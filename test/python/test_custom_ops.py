@@ -17,18 +17,18 @@ from test.models import ZOO
 
 
 
-class Cumsum(nn.Module):
+class LogCumSumExp(nn.Module):
     def forward(self, x):
-        return torch.relu(torch.cumsum(x, dim=1))
+        return torch.relu(torch.logcumsumexp(x, dim=1))
 
 
 @pytest.fixture
-def registered_cumsum():
-    """Registers aten.cumsum for one test only (the registry is process-wide)."""
-    npu_graph.custom_op("aten.cumsum", shape_fn=lambda x, dim: x)(
-        lambda x, dim: torch.cumsum(x, dim))
+def registered_logcumsumexp():
+    """Registers aten.logcumsumexp for one test only (the registry is process-wide)."""
+    npu_graph.custom_op("aten.logcumsumexp", shape_fn=lambda x, dim: x)(
+        lambda x, dim: torch.logcumsumexp(x, dim))
     yield
-    unregister("aten.cumsum")
+    unregister("aten.logcumsumexp")
 
 
 def test_library_custom_op_runs_end_to_end():
@@ -45,15 +45,15 @@ def test_library_custom_op_runs_end_to_end():
     torch.testing.assert_close(executable.run(*inputs)[0], expected, **TOL)
 
 
-def test_unsupported_aten_op_named_by_its_aten_name(registered_cumsum):
+def test_unsupported_aten_op_named_by_its_aten_name(registered_logcumsumexp):
     x = torch.randn(3, 4)
-    module = import_module(Cumsum(), (x,))
+    module = import_module(LogCumSumExp(), (x,))
     text = str(module)
-    assert 'ge.custom(%x) {name = "aten.cumsum", params = {dim = 1 : i64}}' in text
-    torch.testing.assert_close(evaluate(module, x)[0], Cumsum()(x), **TOL)
+    assert 'ge.custom(%x) {name = "aten.logcumsumexp", params = {dim = 1 : i64}}' in text
+    torch.testing.assert_close(evaluate(module, x)[0], LogCumSumExp()(x), **TOL)
     # The printed IR names the kernel, so it parses back and runs too.
     parsed = Parser(make_context(), text).parse_module()
-    torch.testing.assert_close(Executable(lower(parsed)).run(x)[0], Cumsum()(x), **TOL)
+    torch.testing.assert_close(Executable(lower(parsed)).run(x)[0], LogCumSumExp()(x), **TOL)
 
 
 def test_names_accept_both_spellings():
@@ -68,31 +68,32 @@ def test_names_accept_both_spellings():
 
 def test_unregistered_op_error_names_custom_op():
     with pytest.raises(UnsupportedOpError) as info:
-        import_module(Cumsum(), (torch.randn(3, 4),))
+        import_module(LogCumSumExp(), (torch.randn(3, 4),))
     msg = str(info.value)
-    assert "aten.cumsum.default" in msg and "npu_graph.custom_op" in msg
-    assert '@npu_graph.custom_op("aten.cumsum")' in msg
+    assert "aten.logcumsumexp.default" in msg and "npu_graph.custom_op" in msg
+    assert '@npu_graph.custom_op("aten.logcumsumexp")' in msg
 
 
 def test_shape_function_is_checked_at_import():
-    npu_graph.custom_op("aten.cumsum", shape_fn=lambda x, dim: (x[1], x[0]))(
-        lambda x, dim: torch.cumsum(x, dim))
+    npu_graph.custom_op("aten.logcumsumexp", shape_fn=lambda x, dim: (x[1], x[0]))(
+        lambda x, dim: torch.logcumsumexp(x, dim))
     try:
-        with pytest.raises(GEImportError, match=r"shape_fn of custom op 'aten.cumsum' at node "
-                                                r"'cumsum' .* returned 4x3, but PyTorch infers 3x4"):
-            import_module(Cumsum(), (torch.randn(3, 4),))
+        with pytest.raises(GEImportError, match=r"shape_fn of custom op 'aten.logcumsumexp' "
+                                                r"at node "
+                                                r"'logcumsumexp' .* returned 4x3, but PyTorch infers 3x4"):
+            import_module(LogCumSumExp(), (torch.randn(3, 4),))
     finally:
-        unregister("aten.cumsum")
+        unregister("aten.logcumsumexp")
 
 
 def test_kernel_breaking_its_contract_is_a_clear_error():
-    npu_graph.custom_op("aten.cumsum")(lambda x, dim: torch.cumsum(x, dim)[:1])
+    npu_graph.custom_op("aten.logcumsumexp")(lambda x, dim: torch.logcumsumexp(x, dim)[:1])
     try:
-        module = import_module(Cumsum(), (torch.randn(3, 4),))
+        module = import_module(LogCumSumExp(), (torch.randn(3, 4),))
         with pytest.raises(CustomOpError, match="output 0 has shape 1x4, the graph expects 3x4"):
             evaluate(module, torch.randn(3, 4))
     finally:
-        unregister("aten.cumsum")
+        unregister("aten.logcumsumexp")
 
 
 def test_missing_kernel_at_run_time_names_the_fix():
@@ -111,7 +112,7 @@ def test_example_script_runs_end_to_end(capsys):
     try:
         assert main() == 0
     finally:
-        unregister("aten.cumsum")
+        unregister("aten.logcumsumexp")
     out = capsys.readouterr().out
-    assert "aten.cumsum.default x1" in out and "custom_op" in out
+    assert "aten.logcumsumexp.default x1" in out and "custom_op" in out
     assert "max |ours - eager|" in out

@@ -2,10 +2,10 @@
 
 // An op the registered dialects do not define; the location is on its line.
 // CHECK-NOT: Traceback
-// CHECK: {{^}}ge-opt: {{.*}}parse-unknown-op.mlir:[[# @LINE + 4]]:{{[0-9]+}}: error: Operation ge.softplus is not registered{{$}}
+// CHECK: {{^}}ge-opt: {{.*}}parse-unknown-op.mlir:[[# @LINE + 4]]:{{[0-9]+}}: error: Operation ge.softproduct is not registered{{$}}
 // CHECK-NOT: {{.}}
 func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
   %a = ge.relu %x : tensor<4xf32>
-  %y = ge.softplus %a : tensor<4xf32>
+  %y = ge.softproduct %a : tensor<4xf32>
   func.return %y : tensor<4xf32>
 }

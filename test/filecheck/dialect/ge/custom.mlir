@@ -3,10 +3,10 @@
 
 // ge.custom: tensor arguments are operands, the others live in `params`.
 // CHECK-LABEL: func.func @custom(
-// CHECK-NEXT:    %y = ge.custom(%x) {name = "aten.cumsum", params = {dim = 1 : i64}} : (tensor<3x4xf32>) -> tensor<3x4xf32>
+// CHECK-NEXT:    %y = ge.custom(%x) {name = "aten.logcumsumexp", params = {dim = 1 : i64}} : (tensor<3x4xf32>) -> tensor<3x4xf32>
 // CHECK-NEXT:    func.return %y : tensor<3x4xf32>
 func.func @custom(%x: tensor<3x4xf32>) -> tensor<3x4xf32> {
-  %y = ge.custom(%x) {name = "aten.cumsum", params = {dim = 1 : i64}} : (tensor<3x4xf32>) -> tensor<3x4xf32>
+  %y = ge.custom(%x) {name = "aten.logcumsumexp", params = {dim = 1 : i64}} : (tensor<3x4xf32>) -> tensor<3x4xf32>
   func.return %y : tensor<3x4xf32>
 }
 
