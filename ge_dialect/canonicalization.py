@@ -79,6 +79,39 @@ CANCEL_CAST_PAIR = RewriteRule(
     else ge.CastOp(m.x, m.root.output.type.element_type),
     exact_inner_cast)
 
+def scalar_of(value: SSAValue) -> float | None:
+    """The number a one-element ge.const holds, else None."""
+    values = to_numpy(value.owner.value).reshape(-1)
+    return float(values[0]) if values.size == 1 else None
+
+
+def over_last_dim(m) -> bool:
+    """mean(x ** 2) over the last dim, kept, plus a scalar epsilon: RMS of x's rows."""
+    mean: ge.ReduceMeanOp = m.mean
+    rank = len(m.x.type.get_shape())
+    return (tuple(d % rank for d in mean.dims.get_values()) == (rank - 1,)
+            and mean.keepdim.value.data and scalar_of(m.eps) is not None
+            and ("two" not in m.values or scalar_of(m.two) == 2.0) and keeps_type(m))
+
+
+def rms_norm(m) -> ge.RmsNormOp:
+    return ge.RmsNormOp(m.x, m.x.type.get_shape()[-1:], epsilon=scalar_of(m.eps))
+
+
+def rms(square: Op) -> Op:
+    """rsqrt(mean(square, -1) + eps), the denominator of an RMS norm."""
+    return Op(ge.RsqrtOp, Op(ge.AddOp, Op(ge.ReduceMeanOp, square, name="mean"), Const("eps"),
+                             commutative=True))
+
+
+def scales_rows(m) -> bool:
+    """A weight of the normalized dim's size on an RMS norm that has none yet."""
+    norm: ge.RmsNormOp = m.norm
+    return (norm.weight is None and m.w.type.get_shape() == norm.normalized_shape.get_values()
+            and m.w.type.element_type == norm.output.type.element_type
+            and m.root.output.type == norm.output.type)
+
+
 RULES: tuple[RewriteRule, ...] = (
     CANCEL_CAST_PAIR,
     CANCEL_TRANS_DATA,
@@ -100,6 +133,18 @@ RULES: tuple[RewriteRule, ...] = (
                 lambda m: m.x if is_identity(composed(m)) else ge.TransposeOp(m.x, composed(m))),
     RewriteRule("cast(x : T) : T -> x", Op(ge.CastOp, Var("x")), lambda m: m.x, keeps_type),
     RewriteRule("x[0:end of dim] -> x", Op(ge.SliceOp, Var("x")), lambda m: m.x, covers_input),
+    # RMSNorm as Llama, T5 and Qwen write it by hand: recomposed into one op
+    RewriteRule("x * rsqrt(mean(x ** 2, -1) + eps) -> rms_norm(x, eps)",
+                Op(ge.MulOp, Var("x"), rms(Op(ge.PowOp, Var("x"), Const("two"))),
+                   commutative=True), rms_norm, over_last_dim),
+    RewriteRule("x * rsqrt(mean(x * x, -1) + eps) -> rms_norm(x, eps)",
+                Op(ge.MulOp, Var("x"), rms(Op(ge.MulOp, Var("x"), Var("x"))), commutative=True),
+                rms_norm, over_last_dim),
+    RewriteRule("rms_norm(x) * w -> rms_norm(x, w)",
+                Op(ge.MulOp, Op(ge.RmsNormOp, Var("x"), name="norm"), Const("w"),
+                   commutative=True),
+                lambda m: ge.RmsNormOp(m.x, m.norm.normalized_shape.get_values(), m.w,
+                                       m.norm.epsilon.value.data), scales_rows),
 )
 
 

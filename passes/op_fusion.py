@@ -76,6 +76,19 @@ def attention(masked: Maybe | Op) -> Op:
     return Op(ge.MatMulOp, viewed(Op(ge.SoftmaxOp, masked)))
 
 
+# Rotary position embeddings: q * cos + rotate_half(q) * sin, where rotate_half
+# is cat(-q[..., half:], q[..., :half]) (Llama, Qwen2, Mistral, GPT-NeoX).
+ROTATE_HALF = Op(ge.ConcatOp, Op(ge.NegOp, Op(ge.SliceOp)), Op(ge.SliceOp))
+ROTARY = Op(ge.AddOp, Op(ge.MulOp, ANY, ANY), Op(ge.MulOp, ROTATE_HALF, ANY, commutative=True),
+            commutative=True)
+
+# Gated MLP: silu(x @ W_gate) * (x @ W_up) (Llama's SwiGLU), silu maybe decomposed.
+GATE = viewed(Op(MATMULS, name="gate"))
+GATED_MLP = Op(ge.MulOp, Op(ge.SiluOp, GATE), viewed(Op(MATMULS)), commutative=True)
+GATED_MLP_DECOMPOSED = Op(ge.MulOp, Op(ge.MulOp, GATE, Op(ge.SigmoidOp, GATE), commutative=True),
+                          viewed(Op(MATMULS)), commutative=True)
+
+
 def same_shape_operands(ops: Sequence[Operation]) -> bool:
     """The residual add must not broadcast: both inputs have the conv's shape."""
     add = next(op for op in ops if isinstance(op, ge.AddOp))
@@ -141,6 +154,11 @@ RULES: tuple[FusionRule, ...] = (
     FusionRule("matmul_gelu", Op(ge.GeluOp, viewed(Op(MATMULS)))),  # nn.Linear's bias is inside
     # BERT's "Add & Norm", with any elementwise prologue (embedding sums)
     FusionRule("add_layer_norm", Op(ge.LayerNormOp, Op(ge.AddOp)), repeat=ELEMENTWISE),
+    # the same with Llama's and T5's RMSNorm
+    FusionRule("add_rms_norm", Op(ge.RmsNormOp, Op(ge.AddOp)), repeat=ELEMENTWISE),
+    FusionRule("rotary_embedding", ROTARY),
+    FusionRule("gated_mlp", GATED_MLP),
+    FusionRule("gated_mlp_decomposed", GATED_MLP_DECOMPOSED),
     FusionRule("elementwise", Op(ELEMENTWISE, Op(ELEMENTWISE), commutative=True),
                repeat=ELEMENTWISE),
 )

@@ -20,7 +20,7 @@ import torch
 
 from ge_dialect import ge
 from lowering.aten import control, math, nn, shape
-from lowering.aten.common import Builder
+from lowering.aten.common import Builder, in_place
 
 aten = torch.ops.aten
 higher_order = torch.ops.higher_order
@@ -250,8 +250,18 @@ ATEN_TO_GE: dict[Any, Builder] = {
     aten.masked_fill.Scalar: math.masked_fill,
     aten.to.dtype: math.to_copy,
     aten.to.dtype_layout: math.to_copy,                     # .to(device): the dtype part
+    aten.type_as.default: math.to_copy,
+    aten.where.ScalarOther: math.where,
+    aten.where.ScalarSelf: math.where,
+    aten.where.Scalar: math.where,
+    aten.min.other: math.binary(ge.MinimumOp),
+    aten.max.other: math.binary(ge.MaximumOp),
+    aten.adaptive_avg_pool1d.default: nn.adaptive_avg_pool1d,
+    aten._weight_norm.default: math.fold,                   # of weights: computed at import
     aten.to.device: math.to_copy,
     aten.detach_.default: shape.identity,
+    aten.add_.Tensor: in_place(math.add),                   # on intermediates only
+    aten.mul_.Tensor: in_place(math.binary(ge.MulOp)),
     aten.zeros.default: math.create,
     aten.ones.default: math.create,
     aten.zeros_like.default: math.filled_like(0.0),

@@ -93,3 +93,51 @@ def out_meta(g: Any) -> torch.Tensor:
 
 def is_static(sizes: Sequence[Any]) -> bool:
     return all(isinstance(d, int) for d in sizes)
+
+
+# Ops whose result shares storage with their first argument: an in-place update
+# of their result would change that argument too.
+VIEW_OPS = {"view", "_unsafe_view", "reshape", "slice", "select", "expand", "transpose",
+            "permute", "unsqueeze", "squeeze", "alias", "as_strided", "t", "narrow",
+            "diagonal", "unfold", "split", "split_with_sizes", "chunk", "unbind", "detach"}
+
+
+def in_place(builder: Builder) -> Builder:
+    """`x.op_(...)` as the functional op, when no one can see the difference: x is
+    an intermediate value (not an input, weight or view of another tensor) and
+    nothing reads x after the update except through the op's own result."""
+    def build(g, a) -> Value:
+        node = g.node
+        target = node.args[0]
+        if target.op != "call_function":
+            raise Unsupported("an in-place update of a graph input or weight")
+        name = _name(target)
+        if name in VIEW_OPS:
+            raise Unsupported(f"an in-place update of a view ({name}); the tensor it views "
+                              "would change too")
+        others = [u for u in target.users if u is not node]
+        views = [u for u in others if _name(u) in VIEW_OPS]
+        if views:
+            raise Unsupported(f"an in-place update of '{target.name}', which view "
+                              f"'{views[0].name}' also reads")
+        later = [u for u in others if _after(u, node)]
+        if later:
+            raise Unsupported(f"an in-place update of '{target.name}', which node "
+                              f"'{later[0].name}' reads afterwards")
+        return builder(g, a)
+    return build
+
+
+def _name(node) -> str:
+    """An FX node's ATen op name without overload: 'slice' for aten.slice.Tensor."""
+    return getattr(node.target, "__name__", str(node.target)).split(".")[0]
+
+
+def _after(a, b) -> bool:
+    """True if FX node `a` comes after node `b` in their graph."""
+    node = b.next
+    while node.op != "root":
+        if node is a:
+            return True
+        node = node.next
+    return False

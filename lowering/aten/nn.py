@@ -268,3 +268,13 @@ def avg_pool3d(g, a) -> Value:
     stride = _triple(a["stride"]) if a["stride"] else kernel
     return g.emit(ge.AvgPool3dOp(g.typed(a["self"]), kernel, stride, _triple(a["padding"]),
                                  bool(a["ceil_mode"]), bool(a["count_include_pad"])))
+
+
+def adaptive_avg_pool1d(g, a) -> Value:
+    """Over the last dim of [N, C, L] (or [C, L]): a 2-D pool of height 1."""
+    x = g.typed(a["self"])
+    shape = ge.shape_of(x)
+    (size,) = a["output_size"]
+    rows = g.emit(ge.ReshapeOp(x, (*shape[:-1], 1, shape[-1])), "rows")
+    pooled = g.emit(ge.AdaptiveAvgPool2dOp(rows, (1, size)), "pooled")
+    return g.emit(ge.ReshapeOp(pooled, (*shape[:-1], size)))

@@ -37,3 +37,34 @@ def test_imports_optimizes_and_matches_eager(name):
     program = Executable(lower(optimize(module)))
     out = program.run(*inputs)
     assert_all_close(tuple(out), eager(model, *inputs))
+
+
+# The fusion rules must recognise these models' blocks as they do the repo's own
+# BERT: attention, Add & Norm (LayerNorm or RMSNorm), GELU after a projection,
+# rotary embeddings and the gated MLP. And the task counts (two layers each, plus
+# embeddings and head) must not grow: docs/importing.md reports them per layer.
+EXPECTED_FUSIONS = {
+    "bert": ({"attention_keep_mask", "add_layer_norm", "matmul_gelu"}, 24),
+    "roberta": ({"attention_keep_mask", "add_layer_norm", "matmul_gelu"}, 31),
+    "distilbert": ({"attention_keep_mask", "add_layer_norm", "matmul_gelu"}, 24),
+    "gpt2": ({"attention_keep_mask", "elementwise"}, 52),
+    "llama": ({"attention_keep_mask", "rotary_embedding", "gated_mlp"}, 51),
+    "t5_encoder": ({"attention", "add_rms_norm"}, 29),
+    "vit": ({"attention_keep_mask", "matmul_gelu"}, 31),
+    "swin": ({"attention", "matmul_gelu"}, 57),
+    "convnext": ({"matmul_gelu"}, 24),
+    "wav2vec2": ({"attention_keep_mask", "add_layer_norm", "matmul_gelu"}, 37),
+}
+
+
+@pytest.mark.parametrize("name", sorted(HF_ZOO))
+def test_fusion_recognises_the_blocks(name):
+    from ge_dialect import ge
+
+    model, inputs = make(name)
+    fn = optimize(import_module(model, inputs)).body.block.first_op
+    tasks = [op for op in fn.body.block.ops if not isinstance(op, (ge.ConstOp,))][:-1]
+    kinds = {op.kind.data for op in tasks if isinstance(op, ge.FusedOp)}
+    expected, most = EXPECTED_FUSIONS[name]
+    assert expected <= kinds, f"{name}: no {sorted(expected - kinds)} group"
+    assert len(tasks) <= most, f"{name}: {len(tasks)} tasks, {most} before"

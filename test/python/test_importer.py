@@ -22,6 +22,8 @@ from lowering.torch_to_ge import (
     import_module,
     import_program,
 )
+from npu_graph.compiler import lower, optimize
+from runtime.executor import Executable
 from runtime.reference import evaluate
 from test.models import article, resnet_block, tiny_resnet
 
@@ -547,3 +549,72 @@ def test_safe_softmax_kernel_matches_aten_safe_softmax():
         torch.testing.assert_close(got, torch.ops.aten._safe_softmax(x, dim), equal_nan=True)
     plain = kernels.prepare(ge.SoftmaxOp(create_ssa_value(TensorType(f32, [3, 4, 5])), -1))(x)
     assert plain[0, 1].isnan().all()
+
+
+# --------------------------------------------------------------------------
+# torch's semantics at the edges
+
+
+class InPlaceOnIntermediate(nn.Module):
+    def forward(self, x):
+        y = x * 2
+        y += 1  # nothing else reads y: the functional add
+        return y * 3
+
+
+class InPlaceSeenThroughAView(nn.Module):
+    def forward(self, x):
+        y = x * 2
+        row = y[0]
+        y.add_(1)  # row sees the update
+        return row + 0
+
+
+class InPlaceReadBefore(nn.Module):
+    def forward(self, x):
+        y = x * 2
+        before = y + 0
+        y.add_(1)
+        return y + before
+
+
+@pytest.mark.parametrize("model", [InPlaceOnIntermediate(), InPlaceSeenThroughAView(),
+                                   InPlaceReadBefore()], ids=lambda m: type(m).__name__)
+def test_in_place_updates_compute_what_eager_does(model):
+    """The training IR keeps `add_`; it imports as `add` only where no alias can
+    observe the update, else the functionalized (core ATen) graph is imported."""
+    x = torch.randn(3, 4)
+    module = import_module(model, (x,))
+    torch.testing.assert_close(evaluate(module, x)[0], model(x))
+
+
+def test_in_place_update_of_a_view_is_refused_in_the_training_ir():
+    ep = torch.export.export(InPlaceSeenThroughAView(), (torch.randn(3, 4),))
+    with pytest.raises(UnsupportedOpError, match="which view 'select' also reads"):
+        import_program(ep)
+
+
+@pytest.mark.parametrize("fn, inputs", [
+    (lambda x: torch.cat([torch.tensor([]), x, torch.tensor([])], dim=-2),
+     (torch.randn(2, 3, 4),)),                              # HF's legacy empty cache
+    (lambda x: x.sum(-1) + x.amax(dim=-2).mean(), (torch.randn(2, 3, 4),)),  # negative dims
+    (lambda x, i: x[i] * 2, (torch.randn(5, 3), torch.tensor([4, 0, 4]))),   # int64 index
+    (lambda x, m: torch.where(m, x, -x), (torch.randn(2, 3), torch.rand(3) > 0.5)),  # bool
+    (lambda x: x * torch.tensor(2.5), (torch.randn(2, 3),)),  # 0-d scalar
+    (lambda x: x.sum(0) + 1, (torch.randn(0, 3),)),            # a 0-size dim
+    (lambda i, x: i + x, (torch.arange(6).reshape(2, 3), torch.randn(2, 3))),  # int + float
+    (lambda i: i * 2 // 3, (torch.arange(-6, 6).reshape(3, 4),)),  # integer floor division
+], ids=["cat_legacy_empty", "negative_dims", "int64_index", "bool_mask", "zero_d",
+        "zero_size", "int_float_promotion", "int_floor_div"])
+def test_semantics_at_the_edges_match_eager(fn, inputs):
+    class Fn(nn.Module):
+        def forward(self, *args):
+            return fn(*args)
+
+    module = import_module(Fn(), inputs)
+    expected = fn(*inputs)
+    got = evaluate(module, *inputs)[0]
+    compiled = Executable(lower(optimize(module))).run(*inputs)[0]
+    for result in (got, compiled):
+        assert result.dtype == expected.dtype
+        torch.testing.assert_close(result, expected)

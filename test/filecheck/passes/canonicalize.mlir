@@ -163,3 +163,68 @@ func.func @partial_slices(%x: tensor<2x8xf32>, %d: tensor<?x8xf32>, %t: tensor<i
   %e = ge.slice %d end(%t : tensor<i64>) {dim = 0 : i64, start = 0 : i64, end = 9223372036854775807 : i64, step = 1 : i64} : tensor<?x8xf32> -> tensor<?x8xf32>
   func.return %a, %b, %c, %e : tensor<2x7xf32>, tensor<2x4xf32>, tensor<?x8xf32>, tensor<?x8xf32>
 }
+
+// -----
+
+// RMSNorm written by hand (Llama, T5): x * rsqrt(mean(x ** 2, -1) + eps) * w
+// becomes one ge.rms_norm with the weight; x * x works as well as x ** 2.
+// CHECK-LABEL: func.func @rms_norm_recomposed
+// CHECK:         %[[W:[^ ]*]] = ge.const dense<1.500000e+00> : tensor<8xf32>
+// CHECK:         %[[A:[^ ]*]] = ge.rms_norm %x, %[[W]] {normalized_shape = array<i64: 8>, epsilon = 9.9999999747524271e-07 : f64} : tensor<2x3x8xf32>, tensor<8xf32> -> tensor<2x3x8xf32>
+// CHECK-NEXT:    %[[B:[^ ]*]] = ge.rms_norm %x {normalized_shape = array<i64: 8>, epsilon = 9.9999999747524271e-07 : f64} : tensor<2x3x8xf32> -> tensor<2x3x8xf32>
+// CHECK-NEXT:    func.return %[[A]], %[[B]] :
+func.func @rms_norm_recomposed(%x: tensor<2x3x8xf32>) -> (tensor<2x3x8xf32>, tensor<2x3x8xf32>) {
+  %two = ge.const dense<2.0> : tensor<f32>
+  %eps = ge.const dense<1.0e-06> : tensor<f32>
+  %w = ge.const dense<1.5> : tensor<8xf32>
+  %sq = ge.pow %x, %two : tensor<2x3x8xf32>, tensor<f32> -> tensor<2x3x8xf32>
+  %ms = ge.reduce_mean %sq {dims = array<i64: -1>, keepdim = true} : tensor<2x3x8xf32> -> tensor<2x3x1xf32>
+  %v = ge.add %ms, %eps : tensor<2x3x1xf32>, tensor<f32> -> tensor<2x3x1xf32>
+  %r = ge.rsqrt %v : tensor<2x3x1xf32>
+  %n = ge.mul %x, %r : tensor<2x3x8xf32>, tensor<2x3x1xf32> -> tensor<2x3x8xf32>
+  %y = ge.mul %w, %n : tensor<8xf32>, tensor<2x3x8xf32> -> tensor<2x3x8xf32>
+  %sq2 = ge.mul %x, %x : tensor<2x3x8xf32>, tensor<2x3x8xf32> -> tensor<2x3x8xf32>
+  %ms2 = ge.reduce_mean %sq2 {dims = array<i64: 2>, keepdim = true} : tensor<2x3x8xf32> -> tensor<2x3x1xf32>
+  %v2 = ge.add %eps, %ms2 : tensor<f32>, tensor<2x3x1xf32> -> tensor<2x3x1xf32>
+  %r2 = ge.rsqrt %v2 : tensor<2x3x1xf32>
+  %n2 = ge.mul %r2, %x : tensor<2x3x1xf32>, tensor<2x3x8xf32> -> tensor<2x3x8xf32>
+  func.return %y, %n2 : tensor<2x3x8xf32>, tensor<2x3x8xf32>
+}
+
+// -----
+
+// Negative: a mean over another dim, of x cubed, or of another tensor is no
+// RMS norm of x's rows, and a weight of the wrong size stays a multiply.
+// CHECK-LABEL: func.func @rms_norm_lookalikes
+// CHECK:         %a = ge.mul %x, %r1
+// CHECK:         %b = ge.mul %x, %r2
+// CHECK:         %c = ge.mul %x, %r3
+// CHECK-NEXT:    %[[N:[^ ]*]] = ge.rms_norm %x {normalized_shape
+// CHECK-NEXT:    %d = ge.mul %[[N]], %wrong
+// CHECK-NEXT:    func.return %a, %b, %c, %d :
+func.func @rms_norm_lookalikes(%x: tensor<2x3x8xf32>, %z: tensor<2x3x8xf32>, %wrong: tensor<3x1xf32>) -> (tensor<2x3x8xf32>, tensor<2x3x8xf32>, tensor<2x3x8xf32>, tensor<2x3x8xf32>) {
+  %two = ge.const dense<2.0> : tensor<f32>
+  %three = ge.const dense<3.0> : tensor<f32>
+  %eps = ge.const dense<1.0e-06> : tensor<f32>
+  %sq = ge.pow %x, %two : tensor<2x3x8xf32>, tensor<f32> -> tensor<2x3x8xf32>
+  %ms1 = ge.reduce_mean %sq {dims = array<i64: 1>, keepdim = true} : tensor<2x3x8xf32> -> tensor<2x1x8xf32>
+  %v1 = ge.add %ms1, %eps : tensor<2x1x8xf32>, tensor<f32> -> tensor<2x1x8xf32>
+  %r1 = ge.rsqrt %v1 : tensor<2x1x8xf32>
+  %a = ge.mul %x, %r1 : tensor<2x3x8xf32>, tensor<2x1x8xf32> -> tensor<2x3x8xf32>
+  %cube = ge.pow %x, %three : tensor<2x3x8xf32>, tensor<f32> -> tensor<2x3x8xf32>
+  %ms2 = ge.reduce_mean %cube {dims = array<i64: -1>, keepdim = true} : tensor<2x3x8xf32> -> tensor<2x3x1xf32>
+  %v2 = ge.add %ms2, %eps : tensor<2x3x1xf32>, tensor<f32> -> tensor<2x3x1xf32>
+  %r2 = ge.rsqrt %v2 : tensor<2x3x1xf32>
+  %b = ge.mul %x, %r2 : tensor<2x3x8xf32>, tensor<2x3x1xf32> -> tensor<2x3x8xf32>
+  %sqz = ge.pow %z, %two : tensor<2x3x8xf32>, tensor<f32> -> tensor<2x3x8xf32>
+  %ms3 = ge.reduce_mean %sqz {dims = array<i64: -1>, keepdim = true} : tensor<2x3x8xf32> -> tensor<2x3x1xf32>
+  %v3 = ge.add %ms3, %eps : tensor<2x3x1xf32>, tensor<f32> -> tensor<2x3x1xf32>
+  %r3 = ge.rsqrt %v3 : tensor<2x3x1xf32>
+  %c = ge.mul %x, %r3 : tensor<2x3x8xf32>, tensor<2x3x1xf32> -> tensor<2x3x8xf32>
+  %ms4 = ge.reduce_mean %sq {dims = array<i64: -1>, keepdim = true} : tensor<2x3x8xf32> -> tensor<2x3x1xf32>
+  %v4 = ge.add %ms4, %eps : tensor<2x3x1xf32>, tensor<f32> -> tensor<2x3x1xf32>
+  %r4 = ge.rsqrt %v4 : tensor<2x3x1xf32>
+  %n4 = ge.mul %x, %r4 : tensor<2x3x8xf32>, tensor<2x3x1xf32> -> tensor<2x3x8xf32>
+  %d = ge.mul %n4, %wrong : tensor<2x3x8xf32>, tensor<3x1xf32> -> tensor<2x3x8xf32>
+  func.return %a, %b, %c, %d : tensor<2x3x8xf32>, tensor<2x3x8xf32>, tensor<2x3x8xf32>, tensor<2x3x8xf32>
+}

@@ -567,3 +567,91 @@ func.func @elementwise_all(%x: tensor<8xf32>, %y: tensor<8xf32>, %i: tensor<8xi6
   %6 = ge.mul %2, %5 : tensor<8xf32>, tensor<8xf32> -> tensor<8xf32>
   func.return %6, %e : tensor<8xf32>, tensor<8xf32>
 }
+
+// -----
+
+// rotary_embedding: q * cos + cat(-q[..., 4:], q[..., :4]) * sin, one group.
+// CHECK-LABEL: func.func @rotary
+// CHECK:         %[[R:[^ ]*]] = ge.fused "rotary_embedding"(%q, %cos, %sin)
+// CHECK-NEXT:    ^bb0
+// CHECK-NEXT:      ge.mul
+// CHECK-NEXT:      ge.slice
+// CHECK-NEXT:      ge.slice
+// CHECK-NEXT:      ge.neg
+// CHECK-NEXT:      ge.concat
+// CHECK-NEXT:      ge.mul
+// CHECK-NEXT:      ge.add
+// CHECK-NEXT:      ge.yield
+// CHECK-NEXT:    }
+// CHECK-NEXT:    func.return %[[R]] :
+func.func @rotary(%q: tensor<1x4x16x8xf32>, %cos: tensor<1x1x16x8xf32>, %sin: tensor<1x1x16x8xf32>) -> tensor<1x4x16x8xf32> {
+  %a = ge.mul %q, %cos : tensor<1x4x16x8xf32>, tensor<1x1x16x8xf32> -> tensor<1x4x16x8xf32>
+  %lo = ge.slice %q {dim = -1 : i64, start = 0 : i64, end = 4 : i64, step = 1 : i64} : tensor<1x4x16x8xf32> -> tensor<1x4x16x4xf32>
+  %hi = ge.slice %q {dim = -1 : i64, start = 4 : i64, end = 8 : i64, step = 1 : i64} : tensor<1x4x16x8xf32> -> tensor<1x4x16x4xf32>
+  %n = ge.neg %hi : tensor<1x4x16x4xf32>
+  %rot = ge.concat %n, %lo {dim = -1 : i64} : (tensor<1x4x16x4xf32>, tensor<1x4x16x4xf32>) -> tensor<1x4x16x8xf32>
+  %b = ge.mul %rot, %sin : tensor<1x4x16x8xf32>, tensor<1x1x16x8xf32> -> tensor<1x4x16x8xf32>
+  %y = ge.add %a, %b : tensor<1x4x16x8xf32>, tensor<1x4x16x8xf32> -> tensor<1x4x16x8xf32>
+  func.return %y : tensor<1x4x16x8xf32>
+}
+
+// -----
+
+// gated_mlp: silu(x @ Wg) * (x @ Wu), both projections in the group; the same
+// with silu written as x * sigmoid(x).
+// CHECK-LABEL: func.func @gated_mlp
+// CHECK:         ge.fused "gated_mlp"(%x, %wg, %wu)
+// CHECK-NEXT:    ^bb0
+// CHECK-NEXT:      ge.linear
+// CHECK-NEXT:      ge.silu
+// CHECK-NEXT:      ge.linear
+// CHECK-NEXT:      ge.mul
+// CHECK:         ge.fused "gated_mlp_decomposed"(%x, %wg, %wu)
+// CHECK-NEXT:    ^bb0
+// CHECK-NEXT:      ge.linear
+// CHECK-NEXT:      ge.sigmoid
+// CHECK-NEXT:      ge.mul
+// CHECK-NEXT:      ge.linear
+// CHECK-NEXT:      ge.mul
+func.func @gated_mlp(%x: tensor<4x8xf32>, %wg: tensor<16x8xf32>, %wu: tensor<16x8xf32>) -> (tensor<4x16xf32>, tensor<4x16xf32>) {
+  %g = ge.linear %x, %wg : tensor<4x8xf32>, tensor<16x8xf32> -> tensor<4x16xf32>
+  %s = ge.silu %g : tensor<4x16xf32>
+  %u = ge.linear %x, %wu : tensor<4x8xf32>, tensor<16x8xf32> -> tensor<4x16xf32>
+  %y = ge.mul %s, %u : tensor<4x16xf32>, tensor<4x16xf32> -> tensor<4x16xf32>
+  %g2 = ge.linear %x, %wg : tensor<4x8xf32>, tensor<16x8xf32> -> tensor<4x16xf32>
+  %sg = ge.sigmoid %g2 : tensor<4x16xf32>
+  %s2 = ge.mul %g2, %sg : tensor<4x16xf32>, tensor<4x16xf32> -> tensor<4x16xf32>
+  %u2 = ge.linear %x, %wu : tensor<4x8xf32>, tensor<16x8xf32> -> tensor<4x16xf32>
+  %y2 = ge.mul %s2, %u2 : tensor<4x16xf32>, tensor<4x16xf32> -> tensor<4x16xf32>
+  func.return %y, %y2 : tensor<4x16xf32>, tensor<4x16xf32>
+}
+
+// -----
+
+// Negative: when the gate's activation is read elsewhere too, it is no
+// gated MLP; silu * up then fuses as plain elementwise ops at most.
+// CHECK-LABEL: func.func @gate_read_twice
+// CHECK-NOT:     "gated_mlp
+func.func @gate_read_twice(%x: tensor<4x8xf32>, %wg: tensor<16x8xf32>, %wu: tensor<16x8xf32>) -> (tensor<4x16xf32>, tensor<4x16xf32>) {
+  %g = ge.linear %x, %wg : tensor<4x8xf32>, tensor<16x8xf32> -> tensor<4x16xf32>
+  %s = ge.silu %g : tensor<4x16xf32>
+  %u = ge.linear %x, %wu : tensor<4x8xf32>, tensor<16x8xf32> -> tensor<4x16xf32>
+  %y = ge.mul %s, %u : tensor<4x16xf32>, tensor<4x16xf32> -> tensor<4x16xf32>
+  func.return %y, %s : tensor<4x16xf32>, tensor<4x16xf32>
+}
+
+// -----
+
+// add_rms_norm: T5's residual add and RMSNorm, as add_layer_norm for LayerNorm.
+// CHECK-LABEL: func.func @add_rms_norm
+// CHECK:         %[[N:[^ ]*]] = ge.fused "add_rms_norm"(%x, %y, %g)
+// CHECK-NEXT:    ^bb0
+// CHECK-NEXT:      ge.add
+// CHECK-NEXT:      ge.rms_norm
+// CHECK-NEXT:      ge.yield
+func.func @add_rms_norm(%x: tensor<2x3x8xf32>, %y: tensor<2x3x8xf32>) -> tensor<2x3x8xf32> {
+  %g = ge.const dense<1.5> : tensor<8xf32>
+  %s = ge.add %x, %y : tensor<2x3x8xf32>, tensor<2x3x8xf32> -> tensor<2x3x8xf32>
+  %n = ge.rms_norm %s, %g {normalized_shape = array<i64: 8>, epsilon = 1.0e-06 : f64} : tensor<2x3x8xf32>, tensor<8xf32> -> tensor<2x3x8xf32>
+  func.return %n : tensor<2x3x8xf32>
+}
