@@ -71,7 +71,8 @@ HARDWARE_ATTR = "ge.hardware"
 
 # What each unit can run: matrix ops need the cube; the AI Core has no kernel
 # for these ops (they run as host code on the AI CPU) and no f64 arithmetic.
-CUBE_OPS = (ge.Conv2dOp, ge.ConvTranspose2dOp, ge.MatMulOp, ge.LinearOp)
+CUBE_OPS = (ge.Conv2dOp, ge.ConvTranspose2dOp, ge.Conv1dOp, ge.Conv3dOp, ge.MatMulOp,
+            ge.LinearOp)
 AICPU_OPS: dict[type[Operation], str] = {
     ge.IfOp: "control flow runs on the AI CPU",
     ge.WhileOp: "control flow runs on the AI CPU",

@@ -1289,7 +1289,8 @@ class InstanceNormOp(NormOverGroupsOp):
     """Instance norm: statistics over the spatial dims of each channel of each
     sample (group norm with one channel per group, without running statistics).
 
-        %y = ge.instance_norm %x {epsilon = 1.0e-05 : f64} : tensor<2x4x5x5xf32> -> tensor<2x4x5x5xf32>
+        %y = ge.instance_norm %x {epsilon = 1.0e-05 : f64}
+             : tensor<2x4x5x5xf32> -> tensor<2x4x5x5xf32>
     """
 
     name = "ge.instance_norm"
@@ -1590,6 +1591,31 @@ class SoftmaxOp(GEOp):
 
 
 @irdl_op_definition
+class LogSoftmaxOp(GEOp):
+    """log(softmax(x)) along `dim`, computed stably (GE's LogSoftmaxV2).
+
+        %y = ge.log_softmax %x {dim = -1 : i64} : tensor<2x10xf32>
+    """
+
+    name = "ge.log_softmax"
+    T: ClassVar = VarConstraint("T", AnyTensor)
+    input = operand_def(T)
+    output = result_def(T)
+    dim = prop_def(IntegerAttr[I64])
+    irdl_options = (ParsePropInAttrDict(),)
+    traits = traits_def(Pure())
+    assembly_format = "$input attr-dict `:` type($input)"
+
+    def __init__(self, input: SSAValue, dim: int):
+        super().__init__(operands=[input], result_types=[input.type],
+                         properties={"dim": IntegerAttr(dim, i64)})
+
+    def infer_shape(self) -> Shape:
+        x = shape_of(self.input)
+        shapes.normalize_dim(self.dim.value.data, len(x))
+        return x
+
+@irdl_op_definition
 class EmbeddingOp(GEOp):
     """Rows of a [num, dim] table picked by integer indices (torch.embedding).
 
@@ -1667,6 +1693,57 @@ class MaxPool2dOp(GEOp):
                              self.stride.get_values(), self.padding.get_values(),
                              self.dilation.get_values(), bool(self.ceil_mode.value.data))
 
+
+@irdl_op_definition
+class MaxPool2dWithIndicesOp(GEOp):
+    """2-D max pooling that also gives, per output, the i64 index of its maximum in
+    the flattened H x W plane (torch's return_indices, max_unpool's input).
+    Imported only when the indices are read; else ge.max_pool2d.
+
+        %y, %i = ge.max_pool2d_with_indices %x {kernel_size = array<i64: 2, 2>,
+                   stride = array<i64: 2, 2>, padding = array<i64: 0, 0>,
+                   dilation = array<i64: 1, 1>, ceil_mode = false}
+                 : tensor<1x4x8x8xf32> -> (tensor<1x4x4x4xf32>, tensor<1x4x4x4xi64>)
+    """
+
+    name = "ge.max_pool2d_with_indices"
+    input = operand_def(AnyTensor)
+    output = result_def(AnyTensor)
+    indices = result_def(AnyTensor)
+    kernel_size = prop_def(I64Array)
+    stride = prop_def(I64Array)
+    padding = prop_def(I64Array)
+    dilation = prop_def(I64Array)
+    ceil_mode = prop_def(BoolAttr)
+    irdl_options = (ParsePropInAttrDict(),)
+    traits = traits_def(Pure())
+    assembly_format = ("$input attr-dict `:` type($input) `->` `(` type($output) `,` "
+                       "type($indices) `)`")
+
+    def __init__(self, input: SSAValue, kernel_size, stride, padding=(0, 0),
+                 dilation=(1, 1), ceil_mode: bool = False):
+        props = {"kernel_size": i64_array(kernel_size), "stride": i64_array(stride),
+                 "padding": i64_array(padding), "dilation": i64_array(dilation),
+                 "ceil_mode": BoolAttr(ceil_mode, i1)}
+        shape = list(shapes.pool_nd(shape_of(input), kernel_size, stride, padding, dilation,
+                                    ceil_mode))
+        super().__init__(operands=[input], properties=props, result_types=[
+            tensor_type(input.type, shape), TensorType(i64, shape)])
+
+    def verify_element_types(self) -> None:
+        if element_type(self.output.type) != element_type(self.input.type):
+            raise VerifyException(f"{self.name}: values must have the input's element type")
+        check_element_type(self, self.indices, element_type(self.indices.type) == i64, "i64",
+                           "indices")
+        if shape_of(self.indices) != shape_of(self.output):
+            raise VerifyException(f"{self.name}: values and indices differ in shape")
+
+    def infer_shape(self) -> Shape:
+        if len(self.kernel_size) != 2:
+            raise ShapeError(f"kernel_size must have 2 entries, got {len(self.kernel_size)}")
+        return shapes.pool_nd(shape_of(self.input), self.kernel_size.get_values(),
+                              self.stride.get_values(), self.padding.get_values(),
+                              self.dilation.get_values(), bool(self.ceil_mode.value.data))
 
 @irdl_op_definition
 class MaxPool3dOp(GEOp):
@@ -2106,6 +2183,67 @@ class ConcatOp(GEOp):
         return shapes.concat([shape_of(v) for v in self.inputs], self.dim.value.data)
 
 
+@irdl_op_definition
+class ReverseOp(GEOp):
+    """x with the order of elements along each of `dims` reversed (torch.flip,
+    GE's ReverseV2).
+
+        %y = ge.reverse %x {dims = array<i64: 0, -1>} : tensor<4x8xf32>
+    """
+
+    name = "ge.reverse"
+    T: ClassVar = VarConstraint("T", AnyTensor)
+    input = operand_def(T)
+    output = result_def(T)
+    dims = prop_def(I64Array)
+    irdl_options = (ParsePropInAttrDict(),)
+    traits = traits_def(Pure())
+    assembly_format = "$input attr-dict `:` type($input)"
+
+    def __init__(self, input: SSAValue, dims: Sequence[int]):
+        super().__init__(operands=[input], result_types=[input.type],
+                         properties={"dims": i64_array(dims)})
+
+    def infer_shape(self) -> Shape:
+        x = shape_of(self.input)
+        shapes.reduce(x, self.dims.get_values(), True)  # each dim in range, once
+        return x
+
+
+@irdl_op_definition
+class TileOp(GEOp):
+    """x repeated `multiples[i]` times along dim i; extra leading multiples add
+    dims (torch's Tensor.repeat, GE's Tile).
+
+        %y = ge.tile %x {multiples = array<i64: 2, 1, 3>} : tensor<4x8xf32> -> tensor<2x4x24xf32>
+    """
+
+    name = "ge.tile"
+    input = operand_def(AnyTensor)
+    output = result_def(AnyTensor)
+    multiples = prop_def(I64Array)
+    irdl_options = (ParsePropInAttrDict(),)
+    traits = traits_def(Pure())
+    assembly_format = "$input attr-dict `:` type($input) `->` type($output)"
+
+    def __init__(self, input: SSAValue, multiples: Sequence[int]):
+        super().__init__(operands=[input], properties={"multiples": i64_array(multiples)},
+                         result_types=[tensor_type(input.type, self._shape(shape_of(input),
+                                                                           multiples))])
+
+    @staticmethod
+    def _shape(x: Shape, multiples: Sequence[int]) -> Shape:
+        if len(multiples) < len(x):
+            raise ShapeError(f"{len(multiples)} multiples for a rank-{len(x)} input")
+        if any(m < 0 for m in multiples):
+            raise ShapeError(f"multiples must be >= 0, got {list(multiples)}")
+        padded = (1,) * (len(multiples) - len(x)) + tuple(x)
+        return tuple(shapes.DYN if shapes.is_dyn(d) else d * m
+                     for d, m in zip(padded, multiples))
+
+    def infer_shape(self) -> Shape:
+        return self._shape(shape_of(self.input), self.multiples.get_values())
+
 # --------------------------------------------------------------------------
 # Indexing: gathers and scatters
 
@@ -2332,7 +2470,8 @@ class ScatterElementsOp(GEOp):
 @irdl_op_definition
 class PadOp(GEOp):
     """Pad each dim by `low` elements before and `high` after; `mode` is constant
-    (with `value`; negative pads crop), reflect, replicate or circular.
+    (with `value`), reflect, replicate or circular. Negative pads crop (constant
+    and replicate; replicate then repeats the nearest element the input has).
 
         %y = ge.pad %x {low = array<i64: 0, 0, 1, 1>, high = array<i64: 0, 0, 1, 1>,
                mode = "reflect", value = 0.0 : f64} : tensor<1x3x8x8xf32> -> tensor<1x3x10x10xf32>
@@ -2371,8 +2510,8 @@ class PadOp(GEOp):
             raise ShapeError(f"mode must be one of {', '.join(self.MODES)}, got "
                              f"'{self.mode.data}'")
         low, high = self.low.get_values(), self.high.get_values()
-        if self.mode.data != "constant" and min((*low, *high), default=0) < 0:
-            raise ShapeError(f"negative pads crop; only mode 'constant' takes them")
+        if self.mode.data in ("reflect", "circular") and min((*low, *high), default=0) < 0:
+            raise ShapeError(f"negative pads crop; modes 'constant' and 'replicate' take them")
         return self._shape(shape_of(self.input), low, high)
 
 # --------------------------------------------------------------------------
@@ -2440,6 +2579,15 @@ class ReduceMinOp(ReductionOp):
 
     name = "ge.reduce_min"
 
+
+@irdl_op_definition
+class ReduceProdOp(ReductionOp):
+    """Product over `dims`.
+
+        %y = ge.reduce_prod %x {dims = array<i64: 1>, keepdim = false} : tensor<2x8xf32> -> tensor<2xf32>
+    """
+
+    name = "ge.reduce_prod"
 
 @irdl_op_definition
 class ReduceAnyOp(ReductionOp):
@@ -2567,7 +2715,8 @@ class TopKOp(GEOp):
     sorted = prop_def(BoolAttr)
     irdl_options = (ParsePropInAttrDict(),)
     traits = traits_def(Pure())
-    assembly_format = "$input attr-dict `:` type($input) `->` `(` type($values) `,` type($indices) `)`"
+    assembly_format = ("$input attr-dict `:` type($input) `->` `(` type($values) `,` "
+                       "type($indices) `)`")
 
     def __init__(self, input: SSAValue, k: int, dim: int, largest: bool, sorted: bool):
         shape = list(self._shape(shape_of(input), k, dim))
@@ -2616,7 +2765,8 @@ class SortOp(GEOp):
     stable = prop_def(BoolAttr)
     irdl_options = (ParsePropInAttrDict(),)
     traits = traits_def(Pure())
-    assembly_format = "$input attr-dict `:` type($input) `->` `(` type($values) `,` type($indices) `)`"
+    assembly_format = ("$input attr-dict `:` type($input) `->` `(` type($values) `,` "
+                       "type($indices) `)`")
 
     def __init__(self, input: SSAValue, dim: int, descending: bool, stable: bool):
         shape = list(shape_of(input))
@@ -2938,6 +3088,7 @@ GE = Dialect(
         LogicalOrOp, CompareOp, WhereOp, CastOp, FullLikeOp,
         Conv2dOp, ConvTranspose2dOp, BatchNormOp, LayerNormOp, SoftmaxOp, EmbeddingOp,
         Conv1dOp, Conv3dOp, GroupNormOp, InstanceNormOp, RmsNormOp, MaxPool3dOp, AvgPool3dOp,
+        MaxPool2dWithIndicesOp, LogSoftmaxOp, ReverseOp, TileOp, ReduceProdOp,
         MaxPool2dOp, AvgPool2dOp, AdaptiveAvgPool2dOp, AdaptiveMaxPool2dOp,
         InterpolateOp,
         FlattenOp, ReshapeOp, TransposeOp, ExpandOp, SliceOp, ConcatOp, DimOp, ArangeOp,

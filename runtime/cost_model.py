@@ -138,6 +138,15 @@ def _conv_work(op: ge.Conv2dOp, shape_of: ShapeOf) -> tuple[int, int, int]:
     return pixels, oc, icg * kh * kw
 
 
+def _conv_nd_work(op: ge.ConvNdOp, shape_of: ShapeOf) -> tuple[int, int, int]:
+    """1-D and 3-D convolutions: output positions x output channels x window."""
+    weight = shape_of(op.weight)
+    window = 1
+    for d in weight[1:]:
+        window *= d
+    return _numel(op.output, shape_of) // weight[0], weight[0], window
+
+
 def _conv_transpose_work(op: ge.ConvTranspose2dOp, shape_of: ShapeOf) -> tuple[int, int, int]:
     """Every input pixel meets every weight element of its group once."""
     ic, ocg, kh, kw = shape_of(op.weight)
@@ -161,6 +170,8 @@ def _linear_work(op: ge.LinearOp, shape_of: ShapeOf) -> tuple[int, int, int]:
 CUBE_WORK: dict[type[Operation], Callable[[Operation, ShapeOf], tuple[int, int, int]]] = {
     ge.Conv2dOp: _conv_work,
     ge.ConvTranspose2dOp: _conv_transpose_work,
+    ge.Conv1dOp: _conv_nd_work,
+    ge.Conv3dOp: _conv_nd_work,
     ge.MatMulOp: _matmul_work,
     ge.LinearOp: _linear_work,
 }

@@ -8,6 +8,7 @@ hot loop.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 import numpy as np
@@ -134,6 +135,11 @@ def _gelu(op: ge.GeluOp) -> Kernel:
 def _clamp(op: ge.ClampOp) -> Kernel:
     lo = op.min.value.data if op.min is not None else None
     hi = op.max.value.data if op.max is not None else None
+    if ge.is_integer(op.output.type.element_type):
+        # float bounds would promote an integer tensor to float; integer bounds
+        # that clamp the same integers do not (x >= 0.5 is x >= 1, x <= 4.5 is x <= 4)
+        lo = None if lo is None else math.ceil(lo)
+        hi = None if hi is None else math.floor(hi)
     return lambda x: torch.clamp(x, lo, hi)
 
 
@@ -320,11 +326,17 @@ def _scatter_elements(op: ge.ScatterElementsOp) -> Kernel:
 def _pad(op: ge.PadOp) -> Kernel:
     low, high = _ints(op.low), _ints(op.high)
     mode, value = op.mode.data, op.value.value.data
-    # torch lists (before, after) pairs from the last dim back to the first padded one
+    # torch lists (before, after) pairs from the last dim back to the first padded
+    # one; its reflect / replicate / circular pad exactly the dims after N and C.
     first = min((i for i, (a, b) in enumerate(zip(low, high)) if a or b), default=len(low))
+    if mode != "constant":
+        first = min(first, 2) if len(low) > 2 else first
     pads = [p for d in range(len(low) - 1, first - 1, -1) for p in (low[d], high[d])]
+    if not pads:
+        return lambda x: x.clone()
     if mode == "constant":
         return lambda x: F.pad(x, pads, "constant", value)
+
     return lambda x: F.pad(x, pads, mode)
 
 
@@ -351,6 +363,13 @@ def _rms_norm(op: ge.RmsNormOp) -> Kernel:
     return lambda x, w=None: F.rms_norm(x, shape, w, eps)
 
 
+def _max_pool2d_with_indices(op: ge.MaxPool2dWithIndicesOp) -> Kernel:
+    k, s, p, d = (_ints(op.kernel_size), _ints(op.stride), _ints(op.padding),
+                  _ints(op.dilation))
+    ceil = bool(op.ceil_mode.value.data)
+    return lambda x: tuple(F.max_pool2d(x, k, s, p, d, ceil_mode=ceil, return_indices=True))
+
+
 def _max_pool3d(op: ge.MaxPool3dOp) -> Kernel:
     k, s, p, d = (_ints(op.kernel_size), _ints(op.stride), _ints(op.padding),
                   _ints(op.dilation))
@@ -362,6 +381,34 @@ def _avg_pool3d(op: ge.AvgPool3dOp) -> Kernel:
     k, s, p = _ints(op.kernel_size), _ints(op.stride), _ints(op.padding)
     ceil, include = bool(op.ceil_mode.value.data), bool(op.count_include_pad.value.data)
     return lambda x: F.avg_pool3d(x, k, s, p, ceil, include)
+
+
+def _log_softmax(op: ge.LogSoftmaxOp) -> Kernel:
+    dim = op.dim.value.data
+    return lambda x: torch.log_softmax(x, dim)
+
+
+def _reverse(op: ge.ReverseOp) -> Kernel:
+    dims = list(_ints(op.dims))
+    return lambda x: torch.flip(x, dims)
+
+
+def _tile(op: ge.TileOp) -> Kernel:
+    multiples = list(_ints(op.multiples))
+    return lambda x: x.repeat(multiples)
+
+
+def _prod(op: ge.ReduceProdOp) -> Kernel:
+    """torch.prod takes one dim at a time."""
+    dims, keepdim = list(_ints(op.dims)), bool(op.keepdim.value.data)
+    rank = len(op.input.type.get_shape())
+    dims = sorted((d % rank for d in dims) if dims else range(rank), reverse=True)
+
+    def run(x):
+        for d in dims:
+            x = torch.prod(x, d, keepdim=keepdim)
+        return x
+    return run
 
 
 def _embedding(op: ge.EmbeddingOp) -> Kernel:
@@ -448,6 +495,7 @@ KERNELS: dict[type[Operation], Callable[[Operation], Kernel]] = {
     ge.LayerNormOp: _layer_norm,
     ge.SoftmaxOp: _softmax,
     ge.EmbeddingOp: _embedding,
+    ge.LogSoftmaxOp: _log_softmax,
     ge.MaxPool2dOp: _max_pool2d,
     ge.AvgPool2dOp: _avg_pool2d,
     ge.AdaptiveAvgPool2dOp: _adaptive_pool2d(F.adaptive_avg_pool2d),
@@ -459,6 +507,7 @@ KERNELS: dict[type[Operation], Callable[[Operation], Kernel]] = {
     ge.InstanceNormOp: _instance_norm,
     ge.RmsNormOp: _rms_norm,
     ge.MaxPool3dOp: _max_pool3d,
+    ge.MaxPool2dWithIndicesOp: _max_pool2d_with_indices,
     ge.AvgPool3dOp: _avg_pool3d,
     ge.MatMulOp: lambda op: torch.matmul,
     ge.LinearOp: lambda op: F.linear,
@@ -473,6 +522,8 @@ KERNELS: dict[type[Operation], Callable[[Operation], Kernel]] = {
     ge.DimOp: _dim,
     ge.ArangeOp: _arange,
     ge.PadOp: _pad,
+    ge.ReverseOp: _reverse,
+    ge.TileOp: _tile,
     # gathers and scatters
     ge.GatherOp: _gather,
     ge.GatherElementsOp: _gather_elements,
@@ -485,6 +536,7 @@ KERNELS: dict[type[Operation], Callable[[Operation], Kernel]] = {
     ge.ReduceMaxOp: _reduction(torch.amax),
     ge.ReduceMinOp: _reduction(torch.amin),
     ge.ReduceAnyOp: _reduction(torch.any),
+    ge.ReduceProdOp: _prod,
     ge.CumsumOp: _cumulative(torch.cumsum),
     ge.CumprodOp: _cumulative(torch.cumprod),
     ge.ArgMaxOp: _arg_reduction(torch.argmax),

@@ -138,8 +138,16 @@ ATEN_TO_GE: dict[Any, Builder] = {
     aten.any.dim: math.reduction(ge.ReduceAnyOp),
     aten.any.dims: math.reduction(ge.ReduceAnyOp),
     aten.any.default: math.reduction(ge.ReduceAnyOp),
+    aten.max.default: math.reduction(ge.ReduceMaxOp),       # of all elements
+    aten.min.default: math.reduction(ge.ReduceMinOp),
     aten.max.dim: math.max_min_dim(ge.ReduceMaxOp, ge.ArgMaxOp),
     aten.min.dim: math.max_min_dim(ge.ReduceMinOp, ge.ArgMinOp),
+    aten.prod.dim_int: math.reduction(ge.ReduceProdOp),
+    aten.prod.default: math.reduction(ge.ReduceProdOp),
+    aten.var.correction: math.var,                          # decomposed
+    aten.std.correction: math.std,
+    aten.var.dim: math.var,
+    aten.std.dim: math.std,
     aten.argmax.default: math.arg_reduction(ge.ArgMaxOp),
     aten.argmin.default: math.arg_reduction(ge.ArgMinOp),
     # ---- scans and sorting
@@ -161,6 +169,8 @@ ATEN_TO_GE: dict[Any, Builder] = {
     aten.native_layer_norm.default: nn.layer_norm,          # output 0 only
     aten._softmax.default: nn.softmax,
     aten._safe_softmax.default: nn.safe_softmax,
+    aten._log_softmax.default: math.log_softmax,
+    aten.log_softmax.int: math.log_softmax,
     aten.embedding.default: nn.embedding,
     aten.max_pool2d_with_indices.default: nn.max_pool2d,    # output 0 only
     aten.max_pool3d_with_indices.default: nn.max_pool3d,    # output 0 only
@@ -188,6 +198,8 @@ ATEN_TO_GE: dict[Any, Builder] = {
     aten.split_with_sizes.default: shape.split_with_sizes,
     aten.split.Tensor: shape.split,
     aten.cat.default: shape.cat,
+    aten.flip.default: shape.flip,
+    aten.repeat.default: shape.repeat,
     aten.index.Tensor: shape.index,                         # advanced indexing
     aten.index_put.default: shape.index_put,
     aten.index_select.default: shape.index_select,

@@ -325,3 +325,39 @@ def vector_norm(g, a) -> Value:
     powered = magnitude if p == 1 else g.emit(ge.PowOp(magnitude, g.scalar(p, x)), "pow")
     total = g.emit(ge.ReduceSumOp(powered, dims, keepdim), "sum")
     return total if p == 1 else g.emit(ge.PowOp(total, g.scalar(1.0 / p, x)))
+
+
+def var(g, a, std: bool = False) -> Value:
+    """var.correction / std.correction: sum((x - mean)^2) / (N - correction)."""
+    x = g.typed(a["self"])
+    shape = ge.shape_of(x)
+    dims = a.get("dim")
+    dims = list(range(len(shape))) if dims is None else (
+        [dims] if isinstance(dims, int) else list(dims)) or list(range(len(shape)))
+    keepdim = bool(a.get("keepdim", False))
+    count = 1
+    for d in dims:
+        count *= shape[d] if shape else 1
+    if count < 0:
+        raise Unsupported("variance over a dynamic dim")
+    correction = a.get("correction")
+    if "unbiased" in a:  # var.dim / std.dim
+        correction = 1 if a["unbiased"] else 0
+    correction = 1 if correction is None else correction
+    mean = g.emit(ge.ReduceMeanOp(x, dims, True), "mean")
+    centered = g.emit(ge.SubOp(x, mean), "centered")
+    squares = g.emit(ge.MulOp(centered, centered), "squares")
+    total = g.emit(ge.ReduceSumOp(squares, dims, keepdim), "sum")
+    y = g.emit(ge.DivOp(total, g.scalar(float(max(count - correction, 0)), x)),
+               "var" if std else "")
+    return g.emit(ge.SqrtOp(y)) if std else y
+
+
+def std(g, a) -> Value:
+    return var(g, a, std=True)
+
+
+def log_softmax(g, a) -> Value:
+    if a.get("half_to_float"):
+        raise Unsupported("log_softmax with half_to_float")
+    return g.emit(ge.LogSoftmaxOp(g.typed(a["self"]), a["dim"]))

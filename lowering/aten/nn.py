@@ -97,11 +97,18 @@ def embedding(g, a) -> Value:
 
 
 def max_pool2d(g, a) -> Value:
+    """ge.max_pool2d, or ge.max_pool2d_with_indices when something reads the indices."""
     kernel = pair(a["kernel_size"])
     stride = pair(a["stride"]) if a["stride"] else kernel
-    y = g.emit(ge.MaxPool2dOp(g.typed(a["self"]), kernel, stride, pair(a["padding"]),
-                              pair(a["dilation"]), bool(a["ceil_mode"])))
-    return (y, None) if len(g.node.target._schema.returns) == 2 else y
+    args = (g.typed(a["self"]), kernel, stride, pair(a["padding"]), pair(a["dilation"]),
+            bool(a["ceil_mode"]))
+    if len(g.node.target._schema.returns) != 2:
+        return g.emit(ge.MaxPool2dOp(*args))
+    if any(user.args[1] == 1 for user in g.node.users):
+        op = ge.MaxPool2dWithIndicesOp(*args)
+        g.emit(op)
+        return op.output, op.indices
+    return g.emit(ge.MaxPool2dOp(*args)), None
 
 
 def avg_pool2d(g, a) -> Value:

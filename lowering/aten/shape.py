@@ -1,4 +1,5 @@
-"""Builders for views, permutations, broadcasts, slices, concatenation, pads, gathers and scatters."""
+"""Builders for views, permutations, broadcasts, slices, concatenation, pads,
+gathers and scatters."""
 
 from __future__ import annotations
 
@@ -207,7 +208,12 @@ def index_put(g, a) -> Value:
 
 
 def index_select(g, a) -> Value:
-    return g.emit(ge.GatherOp(g.typed(a["self"]), g.value(a["index"]), a["dim"]))
+    x = g.typed(a["self"])
+    if not ge.shape_of(x):  # a 0-d input: its one element, picked by a one-element index
+        x = g.emit(ge.ReshapeOp(x, (1,)), "flat")
+        picked = g.emit(ge.GatherOp(x, g.value(a["index"]), 0), "picked")
+        return g.emit(ge.ReshapeOp(picked, ()))
+    return g.emit(ge.GatherOp(x, g.value(a["index"]), a["dim"]))
 
 
 def gather(g, a) -> Value:
@@ -244,6 +250,28 @@ def pad(mode: str | None = None) -> Builder:
         low, high = [0] * rank, [0] * rank
         for i in range(len(pads) // 2):
             low[rank - 1 - i], high[rank - 1 - i] = pads[2 * i], pads[2 * i + 1]
+        if how in ("reflect", "circular"):  # a negative pad crops, then the rest pads
+            x = _crop(g, x, low, high)
+            low, high = [max(p, 0) for p in low], [max(p, 0) for p in high]
         value = a.get("value")
         return g.emit(ge.PadOp(x, low, high, how, float(value or 0.0)))
     return build
+
+
+def _crop(g, x, low: list[int], high: list[int]) -> Value:
+    """x without the elements that negative pads remove."""
+    for dim, (lo, hi) in enumerate(zip(low, high)):
+        if lo < 0 or hi < 0:
+            size = ge.shape_of(x)[dim]
+            if size == DYNAMIC_INDEX:
+                raise Unsupported("a negative pad on a dynamic dim")
+            x = g.emit(ge.SliceOp(x, dim, max(-lo, 0), size - max(-hi, 0)), "crop")
+    return x
+
+
+def flip(g, a) -> Value:
+    return g.emit(ge.ReverseOp(g.typed(a["self"]), list(a["dims"])))
+
+
+def repeat(g, a) -> Value:
+    return g.emit(ge.TileOp(g.typed(a["self"]), list(a["repeats"])))

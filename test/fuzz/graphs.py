@@ -487,6 +487,9 @@ MENU: tuple[OpEntry, ...] = (
     OpEntry("softmax", lambda v: v.rank >= 1 and not (v.batch and v.rank == 1), draw_softmax,
             no_consts, lambda a, p: ge.SoftmaxOp(a[0], p["dim"]),
             lambda a, p: torch.softmax(a[0], p["dim"])),
+    OpEntry("log_softmax", lambda v: v.rank >= 1 and not (v.batch and v.rank == 1),
+            draw_softmax, no_consts, lambda a, p: ge.LogSoftmaxOp(a[0], p["dim"]),
+            lambda a, p: torch.log_softmax(a[0], p["dim"])),
     *(OpEntry(name, any_value, no_params, no_consts,
               (lambda cls: lambda a, p: cls(a[0]))(cls), (lambda fn: lambda a, p: fn(a[0]))(fn))
       for name, cls, fn in UNARY),

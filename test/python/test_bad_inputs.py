@@ -48,8 +48,8 @@ UNSUPPORTED_MODELS = {
                "aten.median.dim x1 (no GE mapping)"),
     "kthvalue": (Fn(lambda x: torch.kthvalue(x, 2, 1)[0]), (x24(),), UnsupportedOpError,
                  "aten.kthvalue.default x1 (no GE mapping)"),
-    "flip": (Fn(lambda x: torch.flip(x, [1])), (x24(),), UnsupportedOpError,
-             "aten.flip.default x1 (no GE mapping)"),
+    "i0": (Fn(lambda x: torch.i0(x)), (x24(),), UnsupportedOpError,
+             "aten.i0.default x1 (no GE mapping)"),
     "boolean_mask": (Fn(lambda x: x[x > 0].sum()), (x24(),), UnsupportedOpError,
                      "aten.index.Tensor x1 (indexing with a boolean mask (its result size "
                      "depends on the data); use torch.where)"),

@@ -99,7 +99,8 @@ NOT_IN_MENU_YET = {
     # gathers, scatters, scans, sorting, pads, N-D convolutions and norms
     "gather", "gather_elements", "index", "index_put", "scatter_elements", "pad", "cumsum",
     "cumprod", "argmax", "argmin", "topk", "sort", "conv1d", "conv3d", "group_norm",
-    "instance_norm", "rms_norm", "max_pool3d", "avg_pool3d",
+    "instance_norm", "rms_norm", "max_pool3d", "avg_pool3d", "max_pool2d_with_indices",
+    "reverse", "tile", "reduce_prod",
     # math with a restricted domain, discontinuities (fp16 pipelines round
     # differently at a step) or parameters the menu does not draw yet
     "tan", "asin", "acos", "sinh", "cosh", "acosh", "atanh", "log1p", "expm1", "log2",

@@ -62,7 +62,7 @@ func.func @pad_mode(%x: tensor<1x3x8x8xf32>) -> tensor<1x3x10x10xf32> {
 // -----
 
 // Only constant padding crops.
-// CHECK: {{^}}ge.pad: negative pads crop; only mode 'constant' takes them{{$}}
+// CHECK: {{^}}ge.pad: negative pads crop; modes 'constant' and 'replicate' take them{{$}}
 func.func @pad_negative_reflect(%x: tensor<1x3x8x8xf32>) -> tensor<1x3x6x8xf32> {
   %y = ge.pad %x {low = array<i64: 0, 0, -1, 0>, high = array<i64: 0, 0, -1, 0>, mode = "reflect", value = 0.0 : f64} : tensor<1x3x8x8xf32> -> tensor<1x3x6x8xf32>
   func.return %y : tensor<1x3x6x8xf32>

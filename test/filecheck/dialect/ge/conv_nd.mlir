@@ -35,3 +35,12 @@ func.func @norms(%x: tensor<2x4x5x5xf32>, %w: tensor<4xf32>, %b: tensor<4xf32>, 
   %rn = ge.rms_norm %h, %g {normalized_shape = array<i64: 64>, epsilon = 1.0e-06 : f64} : tensor<2x8x64xf32>, tensor<64xf32> -> tensor<2x8x64xf32>
   func.return %gn, %in, %rn : tensor<2x4x5x5xf32>, tensor<2x4x5x5xf32>, tensor<2x8x64xf32>
 }
+
+// Max pooling that returns indices too, as torch's return_indices does.
+// CHECK-LABEL: func.func @pool_indices(
+// CHECK-NEXT:    %y, %i = ge.max_pool2d_with_indices %x {kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, ceil_mode = false} : tensor<1x4x8x8xf32> -> (tensor<1x4x4x4xf32>, tensor<1x4x4x4xi64>)
+// CHECK-NEXT:    func.return %y, %i : tensor<1x4x4x4xf32>, tensor<1x4x4x4xi64>
+func.func @pool_indices(%x: tensor<1x4x8x8xf32>) -> (tensor<1x4x4x4xf32>, tensor<1x4x4x4xi64>) {
+  %y, %i = ge.max_pool2d_with_indices %x {kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, ceil_mode = false} : tensor<1x4x8x8xf32> -> (tensor<1x4x4x4xf32>, tensor<1x4x4x4xi64>)
+  func.return %y, %i : tensor<1x4x4x4xf32>, tensor<1x4x4x4xi64>
+}

@@ -35,3 +35,18 @@ func.func @sorting(%x: tensor<?x8xf32>) -> (tensor<?x3xf32>, tensor<?x3xi64>, te
   %sv, %si = ge.sort %x {dim = 1 : i64, descending = true, stable = false} : tensor<?x8xf32> -> (tensor<?x8xf32>, tensor<?x8xi64>)
   func.return %v, %i, %sv, %si : tensor<?x3xf32>, tensor<?x3xi64>, tensor<?x8xf32>, tensor<?x8xi64>
 }
+
+// Reverse (torch.flip), Tile (Tensor.repeat), LogSoftmax and a product reduction.
+// CHECK-LABEL: func.func @more(
+// CHECK-NEXT:    %r = ge.reverse %x {dims = array<i64: 0, -1>} : tensor<4x8xf32>
+// CHECK-NEXT:    %t = ge.tile %x {multiples = array<i64: 2, 1, 3>} : tensor<4x8xf32> -> tensor<2x4x24xf32>
+// CHECK-NEXT:    %l = ge.log_softmax %x {dim = -1 : i64} : tensor<4x8xf32>
+// CHECK-NEXT:    %p = ge.reduce_prod %x {dims = array<i64: 1>, keepdim = false} : tensor<4x8xf32> -> tensor<4xf32>
+// CHECK-NEXT:    func.return %r, %t, %l, %p : tensor<4x8xf32>, tensor<2x4x24xf32>, tensor<4x8xf32>, tensor<4xf32>
+func.func @more(%x: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<2x4x24xf32>, tensor<4x8xf32>, tensor<4xf32>) {
+  %r = ge.reverse %x {dims = array<i64: 0, -1>} : tensor<4x8xf32>
+  %t = ge.tile %x {multiples = array<i64: 2, 1, 3>} : tensor<4x8xf32> -> tensor<2x4x24xf32>
+  %l = ge.log_softmax %x {dim = -1 : i64} : tensor<4x8xf32>
+  %p = ge.reduce_prod %x {dims = array<i64: 1>, keepdim = false} : tensor<4x8xf32> -> tensor<4xf32>
+  func.return %r, %t, %l, %p : tensor<4x8xf32>, tensor<2x4x24xf32>, tensor<4x8xf32>, tensor<4xf32>
+}
