@@ -1109,6 +1109,335 @@ class FullLikeOp(GEOp):
 
 
 # --------------------------------------------------------------------------
+# Special functions: elementwise, computed by torch's kernels on the host
+
+
+@irdl_op_definition
+class I0Op(UnaryElementwiseOp):
+    """Modified Bessel function of the first kind, order 0.
+
+        %y = ge.i0 %x : tensor<2x8xf32>
+    """
+
+    name = "ge.i0"
+
+@irdl_op_definition
+class I0eOp(UnaryElementwiseOp):
+    """Exponentially scaled I0: exp(-|x|) * i0(x).
+
+        %y = ge.i0e %x : tensor<2x8xf32>
+    """
+
+    name = "ge.i0e"
+
+@irdl_op_definition
+class I1Op(UnaryElementwiseOp):
+    """Modified Bessel function of the first kind, order 1.
+
+        %y = ge.i1 %x : tensor<2x8xf32>
+    """
+
+    name = "ge.i1"
+
+@irdl_op_definition
+class I1eOp(UnaryElementwiseOp):
+    """Exponentially scaled I1: exp(-|x|) * i1(x).
+
+        %y = ge.i1e %x : tensor<2x8xf32>
+    """
+
+    name = "ge.i1e"
+
+@irdl_op_definition
+class NdtriOp(UnaryElementwiseOp):
+    """Inverse of the standard normal CDF.
+
+        %y = ge.ndtri %x : tensor<2x8xf32>
+    """
+
+    name = "ge.ndtri"
+
+@irdl_op_definition
+class ErfcxOp(UnaryElementwiseOp):
+    """Scaled complementary error function exp(x^2) * erfc(x).
+
+        %y = ge.erfcx %x : tensor<2x8xf32>
+    """
+
+    name = "ge.erfcx"
+
+@irdl_op_definition
+class AiryAiOp(UnaryElementwiseOp):
+    """Airy function Ai.
+
+        %y = ge.airy_ai %x : tensor<2x8xf32>
+    """
+
+    name = "ge.airy_ai"
+
+@irdl_op_definition
+class BesselJ0Op(UnaryElementwiseOp):
+    """Bessel function of the first kind, order 0.
+
+        %y = ge.bessel_j0 %x : tensor<2x8xf32>
+    """
+
+    name = "ge.bessel_j0"
+
+@irdl_op_definition
+class BesselJ1Op(UnaryElementwiseOp):
+    """Bessel function of the first kind, order 1.
+
+        %y = ge.bessel_j1 %x : tensor<2x8xf32>
+    """
+
+    name = "ge.bessel_j1"
+
+@irdl_op_definition
+class BesselY0Op(UnaryElementwiseOp):
+    """Bessel function of the second kind, order 0.
+
+        %y = ge.bessel_y0 %x : tensor<2x8xf32>
+    """
+
+    name = "ge.bessel_y0"
+
+@irdl_op_definition
+class BesselY1Op(UnaryElementwiseOp):
+    """Bessel function of the second kind, order 1.
+
+        %y = ge.bessel_y1 %x : tensor<2x8xf32>
+    """
+
+    name = "ge.bessel_y1"
+
+@irdl_op_definition
+class ModifiedBesselI0Op(UnaryElementwiseOp):
+    """Modified Bessel function I0.
+
+        %y = ge.modified_bessel_i0 %x : tensor<2x8xf32>
+    """
+
+    name = "ge.modified_bessel_i0"
+
+@irdl_op_definition
+class ModifiedBesselI1Op(UnaryElementwiseOp):
+    """Modified Bessel function I1.
+
+        %y = ge.modified_bessel_i1 %x : tensor<2x8xf32>
+    """
+
+    name = "ge.modified_bessel_i1"
+
+@irdl_op_definition
+class ModifiedBesselK0Op(UnaryElementwiseOp):
+    """Modified Bessel function K0.
+
+        %y = ge.modified_bessel_k0 %x : tensor<2x8xf32>
+    """
+
+    name = "ge.modified_bessel_k0"
+
+@irdl_op_definition
+class ModifiedBesselK1Op(UnaryElementwiseOp):
+    """Modified Bessel function K1.
+
+        %y = ge.modified_bessel_k1 %x : tensor<2x8xf32>
+    """
+
+    name = "ge.modified_bessel_k1"
+
+@irdl_op_definition
+class ScaledModifiedBesselK0Op(UnaryElementwiseOp):
+    """exp(x) * K0(x).
+
+        %y = ge.scaled_modified_bessel_k0 %x : tensor<2x8xf32>
+    """
+
+    name = "ge.scaled_modified_bessel_k0"
+
+@irdl_op_definition
+class ScaledModifiedBesselK1Op(UnaryElementwiseOp):
+    """exp(x) * K1(x).
+
+        %y = ge.scaled_modified_bessel_k1 %x : tensor<2x8xf32>
+    """
+
+    name = "ge.scaled_modified_bessel_k1"
+
+@irdl_op_definition
+class SphericalBesselJ0Op(UnaryElementwiseOp):
+    """Spherical Bessel function j0.
+
+        %y = ge.spherical_bessel_j0 %x : tensor<2x8xf32>
+    """
+
+    name = "ge.spherical_bessel_j0"
+
+@irdl_op_definition
+class ZetaOp(BinaryElementwiseOp):
+    """Hurwitz zeta function zeta(x, q).
+
+        %z = ge.zeta %x, %n : tensor<2x8xf32>, tensor<2x8xf32> -> tensor<2x8xf32>
+    """
+
+    name = "ge.zeta"
+
+@irdl_op_definition
+class IgammaOp(BinaryElementwiseOp):
+    """Regularized lower incomplete gamma function P(a, x).
+
+        %z = ge.igamma %x, %n : tensor<2x8xf32>, tensor<2x8xf32> -> tensor<2x8xf32>
+    """
+
+    name = "ge.igamma"
+
+@irdl_op_definition
+class IgammacOp(BinaryElementwiseOp):
+    """Regularized upper incomplete gamma function Q(a, x).
+
+        %z = ge.igammac %x, %n : tensor<2x8xf32>, tensor<2x8xf32> -> tensor<2x8xf32>
+    """
+
+    name = "ge.igammac"
+
+@irdl_op_definition
+class NextafterOp(BinaryElementwiseOp):
+    """The next representable value after x toward y.
+
+        %z = ge.nextafter %x, %n : tensor<2x8xf32>, tensor<2x8xf32> -> tensor<2x8xf32>
+    """
+
+    name = "ge.nextafter"
+
+@irdl_op_definition
+class ChebyshevPolynomialTOp(BinaryElementwiseOp):
+    """Chebyshev polynomial T_n(x).
+
+        %z = ge.chebyshev_polynomial_t %x, %n : tensor<2x8xf32>, tensor<2x8xf32> -> tensor<2x8xf32>
+    """
+
+    name = "ge.chebyshev_polynomial_t"
+
+@irdl_op_definition
+class ChebyshevPolynomialUOp(BinaryElementwiseOp):
+    """Chebyshev polynomial U_n(x).
+
+        %z = ge.chebyshev_polynomial_u %x, %n : tensor<2x8xf32>, tensor<2x8xf32> -> tensor<2x8xf32>
+    """
+
+    name = "ge.chebyshev_polynomial_u"
+
+@irdl_op_definition
+class ChebyshevPolynomialVOp(BinaryElementwiseOp):
+    """Chebyshev polynomial V_n(x).
+
+        %z = ge.chebyshev_polynomial_v %x, %n : tensor<2x8xf32>, tensor<2x8xf32> -> tensor<2x8xf32>
+    """
+
+    name = "ge.chebyshev_polynomial_v"
+
+@irdl_op_definition
+class ChebyshevPolynomialWOp(BinaryElementwiseOp):
+    """Chebyshev polynomial W_n(x).
+
+        %z = ge.chebyshev_polynomial_w %x, %n : tensor<2x8xf32>, tensor<2x8xf32> -> tensor<2x8xf32>
+    """
+
+    name = "ge.chebyshev_polynomial_w"
+
+@irdl_op_definition
+class ShiftedChebyshevPolynomialTOp(BinaryElementwiseOp):
+    """Shifted Chebyshev polynomial T*_n(x).
+
+        %z = ge.shifted_chebyshev_polynomial_t %x, %n : tensor<2x8xf32>, tensor<2x8xf32> -> tensor<2x8xf32>
+    """
+
+    name = "ge.shifted_chebyshev_polynomial_t"
+
+@irdl_op_definition
+class ShiftedChebyshevPolynomialUOp(BinaryElementwiseOp):
+    """Shifted Chebyshev polynomial U*_n(x).
+
+        %z = ge.shifted_chebyshev_polynomial_u %x, %n : tensor<2x8xf32>, tensor<2x8xf32> -> tensor<2x8xf32>
+    """
+
+    name = "ge.shifted_chebyshev_polynomial_u"
+
+@irdl_op_definition
+class ShiftedChebyshevPolynomialVOp(BinaryElementwiseOp):
+    """Shifted Chebyshev polynomial V*_n(x).
+
+        %z = ge.shifted_chebyshev_polynomial_v %x, %n : tensor<2x8xf32>, tensor<2x8xf32> -> tensor<2x8xf32>
+    """
+
+    name = "ge.shifted_chebyshev_polynomial_v"
+
+@irdl_op_definition
+class ShiftedChebyshevPolynomialWOp(BinaryElementwiseOp):
+    """Shifted Chebyshev polynomial W*_n(x).
+
+        %z = ge.shifted_chebyshev_polynomial_w %x, %n : tensor<2x8xf32>, tensor<2x8xf32> -> tensor<2x8xf32>
+    """
+
+    name = "ge.shifted_chebyshev_polynomial_w"
+
+@irdl_op_definition
+class HermitePolynomialHOp(BinaryElementwiseOp):
+    """Physicists' Hermite polynomial H_n(x).
+
+        %z = ge.hermite_polynomial_h %x, %n : tensor<2x8xf32>, tensor<2x8xf32> -> tensor<2x8xf32>
+    """
+
+    name = "ge.hermite_polynomial_h"
+
+@irdl_op_definition
+class HermitePolynomialHeOp(BinaryElementwiseOp):
+    """Probabilists' Hermite polynomial He_n(x).
+
+        %z = ge.hermite_polynomial_he %x, %n : tensor<2x8xf32>, tensor<2x8xf32> -> tensor<2x8xf32>
+    """
+
+    name = "ge.hermite_polynomial_he"
+
+@irdl_op_definition
+class LaguerrePolynomialLOp(BinaryElementwiseOp):
+    """Laguerre polynomial L_n(x).
+
+        %z = ge.laguerre_polynomial_l %x, %n : tensor<2x8xf32>, tensor<2x8xf32> -> tensor<2x8xf32>
+    """
+
+    name = "ge.laguerre_polynomial_l"
+
+@irdl_op_definition
+class LegendrePolynomialPOp(BinaryElementwiseOp):
+    """Legendre polynomial P_n(x).
+
+        %z = ge.legendre_polynomial_p %x, %n : tensor<2x8xf32>, tensor<2x8xf32> -> tensor<2x8xf32>
+    """
+
+    name = "ge.legendre_polynomial_p"
+
+@irdl_op_definition
+class PolygammaOp(UnaryElementwiseOp):
+    """The n-th derivative of the digamma function.
+
+        %y = ge.polygamma %x {n = 1 : i64} : tensor<2x8xf32>
+    """
+
+    name = "ge.polygamma"
+    n = prop_def(IntegerAttr[I64])
+    irdl_options = (ParsePropInAttrDict(),)
+
+    def __init__(self, input: SSAValue, n: int):
+        super().__init__(input, {"n": IntegerAttr(n, i64)})
+
+    def infer_shape(self) -> Shape | None:
+        if self.n.value.data < 0:
+            raise ShapeError(f"n must be >= 0, got {self.n.value.data}")
+        return None
+
+# --------------------------------------------------------------------------
 # Convolution and normalisation
 
 
@@ -3089,6 +3418,15 @@ GE = Dialect(
         Conv2dOp, ConvTranspose2dOp, BatchNormOp, LayerNormOp, SoftmaxOp, EmbeddingOp,
         Conv1dOp, Conv3dOp, GroupNormOp, InstanceNormOp, RmsNormOp, MaxPool3dOp, AvgPool3dOp,
         MaxPool2dWithIndicesOp, LogSoftmaxOp, ReverseOp, TileOp, ReduceProdOp,
+        I0Op, I0eOp, I1Op, I1eOp, NdtriOp, ErfcxOp, AiryAiOp, BesselJ0Op, BesselJ1Op,
+        BesselY0Op, BesselY1Op, ModifiedBesselI0Op, ModifiedBesselI1Op, ModifiedBesselK0Op,
+        ModifiedBesselK1Op, ScaledModifiedBesselK0Op, ScaledModifiedBesselK1Op,
+        SphericalBesselJ0Op, ZetaOp, IgammaOp, IgammacOp, NextafterOp,
+        ChebyshevPolynomialTOp, ChebyshevPolynomialUOp, ChebyshevPolynomialVOp,
+        ChebyshevPolynomialWOp, ShiftedChebyshevPolynomialTOp,
+        ShiftedChebyshevPolynomialUOp, ShiftedChebyshevPolynomialVOp,
+        ShiftedChebyshevPolynomialWOp, HermitePolynomialHOp, HermitePolynomialHeOp,
+        LaguerrePolynomialLOp, LegendrePolynomialPOp, PolygammaOp,
         MaxPool2dOp, AvgPool2dOp, AdaptiveAvgPool2dOp, AdaptiveMaxPool2dOp,
         InterpolateOp,
         FlattenOp, ReshapeOp, TransposeOp, ExpandOp, SliceOp, ConcatOp, DimOp, ArangeOp,

@@ -163,6 +163,11 @@ def _softplus(op: ge.SoftplusOp) -> Kernel:
     return lambda x: F.softplus(x, beta, threshold)
 
 
+def _polygamma(op: ge.PolygammaOp) -> Kernel:
+    n = op.n.value.data
+    return lambda x: torch.polygamma(n, x)
+
+
 def _compare(op: ge.CompareOp) -> Kernel:
     return _COMPARE[op.predicate.data]
 
@@ -465,6 +470,42 @@ KERNELS: dict[type[Operation], Callable[[Operation], Kernel]] = {
     ge.SoftplusOp: _softplus,
     ge.IsNanOp: lambda op: torch.isnan,
     ge.IsInfOp: lambda op: torch.isinf,
+    # special functions
+    ge.I0Op: lambda op: torch.i0,
+    ge.I0eOp: lambda op: torch.special.i0e,
+    ge.I1Op: lambda op: torch.special.i1,
+    ge.I1eOp: lambda op: torch.special.i1e,
+    ge.NdtriOp: lambda op: torch.special.ndtri,
+    ge.ErfcxOp: lambda op: torch.special.erfcx,
+    ge.AiryAiOp: lambda op: torch.special.airy_ai,
+    ge.BesselJ0Op: lambda op: torch.special.bessel_j0,
+    ge.BesselJ1Op: lambda op: torch.special.bessel_j1,
+    ge.BesselY0Op: lambda op: torch.special.bessel_y0,
+    ge.BesselY1Op: lambda op: torch.special.bessel_y1,
+    ge.ModifiedBesselI0Op: lambda op: torch.special.modified_bessel_i0,
+    ge.ModifiedBesselI1Op: lambda op: torch.special.modified_bessel_i1,
+    ge.ModifiedBesselK0Op: lambda op: torch.special.modified_bessel_k0,
+    ge.ModifiedBesselK1Op: lambda op: torch.special.modified_bessel_k1,
+    ge.ScaledModifiedBesselK0Op: lambda op: torch.special.scaled_modified_bessel_k0,
+    ge.ScaledModifiedBesselK1Op: lambda op: torch.special.scaled_modified_bessel_k1,
+    ge.SphericalBesselJ0Op: lambda op: torch.special.spherical_bessel_j0,
+    ge.ZetaOp: lambda op: torch.special.zeta,
+    ge.IgammaOp: lambda op: torch.igamma,
+    ge.IgammacOp: lambda op: torch.igammac,
+    ge.NextafterOp: lambda op: torch.nextafter,
+    ge.ChebyshevPolynomialTOp: lambda op: torch.special.chebyshev_polynomial_t,
+    ge.ChebyshevPolynomialUOp: lambda op: torch.special.chebyshev_polynomial_u,
+    ge.ChebyshevPolynomialVOp: lambda op: torch.special.chebyshev_polynomial_v,
+    ge.ChebyshevPolynomialWOp: lambda op: torch.special.chebyshev_polynomial_w,
+    ge.ShiftedChebyshevPolynomialTOp: lambda op: torch.special.shifted_chebyshev_polynomial_t,
+    ge.ShiftedChebyshevPolynomialUOp: lambda op: torch.special.shifted_chebyshev_polynomial_u,
+    ge.ShiftedChebyshevPolynomialVOp: lambda op: torch.special.shifted_chebyshev_polynomial_v,
+    ge.ShiftedChebyshevPolynomialWOp: lambda op: torch.special.shifted_chebyshev_polynomial_w,
+    ge.HermitePolynomialHOp: lambda op: torch.special.hermite_polynomial_h,
+    ge.HermitePolynomialHeOp: lambda op: torch.special.hermite_polynomial_he,
+    ge.LaguerrePolynomialLOp: lambda op: torch.special.laguerre_polynomial_l,
+    ge.LegendrePolynomialPOp: lambda op: torch.special.legendre_polynomial_p,
+    ge.PolygammaOp: _polygamma,
     ge.GeluOp: _gelu,
     ge.ClampOp: _clamp,
     ge.AddOp: lambda op: torch.add,

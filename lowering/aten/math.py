@@ -361,3 +361,7 @@ def log_softmax(g, a) -> Value:
     if a.get("half_to_float"):
         raise Unsupported("log_softmax with half_to_float")
     return g.emit(ge.LogSoftmaxOp(g.typed(a["self"]), a["dim"]))
+
+
+def polygamma(g, a) -> Value:
+    return g.emit(ge.PolygammaOp(g.typed(a["self"]), a["n"]))

@@ -68,8 +68,14 @@ def layer_norm(g, a) -> Value:
     y = g.emit(ge.LayerNormOp(g.typed(a["input"]), list(a["normalized_shape"]),
                               g.value(weight) if weight is not None else None,
                               g.value(bias) if bias is not None else None, float(a["eps"])))
-    # native_layer_norm also returns mean and rstd, which inference never reads.
-    return (y, None, None) if len(g.node.target._schema.returns) == 3 else y
+    if len(g.node.target._schema.returns) != 3:
+        return y
+    # native_layer_norm also returns mean and rstd, computed only if read
+    if not _reads_statistics(g):
+        return y, None, None
+    x = g.typed(a["input"])
+    rank, norm = len(ge.shape_of(x)), len(a["normalized_shape"])
+    return (y, *_statistics(g, x, list(range(rank - norm, rank)), float(a["eps"])))
 
 
 def softmax(g, a) -> Value:
@@ -221,9 +227,33 @@ def group_norm(g, a) -> Value:
     """native_group_norm (core ATen) and group_norm (training IR): output 0 only."""
     x = g.typed(a["input"])
     weight, bias = _affine(g, a, ge.shape_of(x)[1])
-    y = g.emit(ge.GroupNormOp(x, a["group"] if "group" in a else a["num_groups"], weight, bias,
-                              float(a["eps"])))
-    return (y, None, None) if len(g.node.target._schema.returns) == 3 else y
+    groups = a["group"] if "group" in a else a["num_groups"]
+    y = g.emit(ge.GroupNormOp(x, groups, weight, bias, float(a["eps"])))
+    if len(g.node.target._schema.returns) != 3:
+        return y
+    if not _reads_statistics(g):
+        return y, None, None
+    shape = ge.shape_of(x)
+    if any(d < 0 for d in shape):
+        raise Unsupported("group norm statistics of a dynamic shape")
+    rows = g.emit(ge.ReshapeOp(x, (shape[0], groups, math.prod(shape[1:]) // groups)), "rows")
+    mean, rstd = _statistics(g, rows, [2], float(a["eps"]))
+    return (y, g.emit(ge.ReshapeOp(mean, (shape[0], groups)), "mean"),
+            g.emit(ge.ReshapeOp(rstd, (shape[0], groups)), "rstd"))
+
+
+def _reads_statistics(g) -> bool:
+    """Whether a node's outputs 1 and 2 (a norm's mean and rstd) are read."""
+    return any(user.args[1] in (1, 2) for user in g.node.users)
+
+
+def _statistics(g, x, dims: list[int], eps: float):
+    """(mean, 1 / sqrt(var + eps)) of x over `dims`, kept as size-1 dims."""
+    mean = g.emit(ge.ReduceMeanOp(x, dims, True), "mean")
+    centered = g.emit(ge.SubOp(x, mean), "centered")
+    var = g.emit(ge.ReduceMeanOp(g.emit(ge.MulOp(centered, centered), "squares"), dims, True),
+                 "var")
+    return mean, g.emit(ge.RsqrtOp(g.emit(ge.AddOp(var, g.scalar(eps, x)), "var_eps")), "rstd")
 
 
 def instance_norm(g, a) -> Value:

@@ -101,6 +101,16 @@ NOT_IN_MENU_YET = {
     "cumprod", "argmax", "argmin", "topk", "sort", "conv1d", "conv3d", "group_norm",
     "instance_norm", "rms_norm", "max_pool3d", "avg_pool3d", "max_pool2d_with_indices",
     "reverse", "tile", "reduce_prod",
+    # special functions: poles and narrow domains
+    "i0", "i0e", "i1", "i1e", "ndtri", "erfcx", "airy_ai", "bessel_j0", "bessel_j1",
+    "bessel_y0", "bessel_y1", "modified_bessel_i0", "modified_bessel_i1",
+    "modified_bessel_k0", "modified_bessel_k1", "scaled_modified_bessel_k0",
+    "scaled_modified_bessel_k1", "spherical_bessel_j0", "zeta", "igamma", "igammac",
+    "nextafter", "chebyshev_polynomial_t", "chebyshev_polynomial_u",
+    "chebyshev_polynomial_v", "chebyshev_polynomial_w", "shifted_chebyshev_polynomial_t",
+    "shifted_chebyshev_polynomial_u", "shifted_chebyshev_polynomial_v",
+    "shifted_chebyshev_polynomial_w", "hermite_polynomial_h", "hermite_polynomial_he",
+    "laguerre_polynomial_l", "legendre_polynomial_p", "polygamma",
     # math with a restricted domain, discontinuities (fp16 pipelines round
     # differently at a step) or parameters the menu does not draw yet
     "tan", "asin", "acos", "sinh", "cosh", "acosh", "atanh", "log1p", "expm1", "log2",

@@ -1,0 +1,261 @@
+"""ONNX importer: a ModelProto (or .onnx file) -> one GE `func.func`.
+
+    module = import_onnx("model.onnx")
+
+ONNX is the door for TensorFlow (tf2onnx), PaddlePaddle (paddle2onnx) and
+MindSpore, whose exporters all write it. The translation is the table
+`ONNX_TO_GE` (`lowering/onnx/`): one entry per ONNX op type, each a builder
+`(importer, node) -> [values]` producing the same GE ops the PyTorch importer
+produces, so every pass and the runtime work unchanged.
+
+- Initializers become `ge.const` from their raw bytes; value names become SSA
+  name hints; symbolic dims (`dim_param`) become `?`.
+- A node whose inputs are all constants (a `Constant`, shape arithmetic on
+  static shapes, ...) is evaluated at import by onnx's reference evaluator
+  and kept as a constant, as the PyTorch importer keeps `torch.full`.
+- Every unsupported node is reported at once, with its name and op type.
+- Models with external data load from the directory of the .onnx file.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from xdsl.dialects import func
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    BytesAttr,
+    DenseIntOrFPElementsAttr,
+    ModuleOp,
+    TensorType,
+    f16,
+    f32,
+    f64,
+    i1,
+    i8,
+    i32,
+    i64,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
+
+from ge_dialect import ge
+from lowering.aten.common import GEImportError, Unsupported
+from lowering.onnx import ONNX_TO_GE, OnnxUnsupported
+
+# ONNX TensorProto element types GE carries: the GE element type and NumPy dtype.
+ELEMENT_TYPES = {1: (f32, np.float32), 10: (f16, np.float16), 11: (f64, np.float64),
+                 9: (i1, np.bool_), 3: (i8, np.int8), 6: (i32, np.int32), 7: (i64, np.int64)}
+BY_DTYPE = {np.dtype(dtype): element for element, dtype in ELEMENT_TYPES.values()}
+OLDEST_OPSET = 13
+CONSTANT_FOLD_LIMIT = 1 << 24  # elements; larger constant results stay ops
+
+
+def element_type(onnx_type: int) -> Attribute:
+    try:
+        return ELEMENT_TYPES[onnx_type][0]
+    except KeyError:
+        import onnx
+        name = onnx.TensorProto.DataType.Name(onnx_type)
+        raise Unsupported(f"element type {name}; GE supports FLOAT, FLOAT16, DOUBLE, BOOL, "
+                          "INT8, INT32 and INT64") from None
+
+
+def numpy_dtype(element: Attribute) -> np.dtype:
+    return next(np.dtype(d) for e, d in ELEMENT_TYPES.values() if e == element)
+
+
+class OnnxImportError(GEImportError):
+    """The ONNX model cannot be imported; the message lists every problem."""
+
+
+def load_model(model: Any):
+    """A ModelProto from a proto, a path or bytes; external data loads from beside it."""
+    import onnx
+    if isinstance(model, onnx.ModelProto):
+        return model
+    path = Path(model)
+    if not path.is_file():
+        raise OnnxImportError(f"no such ONNX file: {path}")
+    try:
+        return onnx.load(str(path), load_external_data=True)
+    except Exception as e:  # noqa: BLE001 - a corrupt file or missing external data
+        raise OnnxImportError(f"cannot load {path}: {type(e).__name__}: {e}") from e
+
+
+def import_onnx(model: Any, func_name: str = "main") -> ModuleOp:
+    """Translate an ONNX model into `builtin.module { func.func @func_name }`."""
+    proto = load_model(model)
+    opset = max((o.version for o in proto.opset_import if o.domain in ("", "ai.onnx")),
+                default=0)
+    if opset < OLDEST_OPSET:
+        raise OnnxImportError(f"opset {opset}; GE imports opset {OLDEST_OPSET} and newer "
+                              "(convert with onnx.version_converter.convert_version)")
+    return ModuleOp([_OnnxImporter(proto.graph, opset).run(func_name)])
+
+
+class _OnnxImporter:
+    def __init__(self, graph, opset: int):
+        self.graph = graph
+        self.opset = opset
+        self.values: dict[str, SSAValue] = {}
+        self.constants: dict[str, np.ndarray] = {}
+        self.body: list[Operation] = []
+        self.node = None
+
+    def run(self, func_name: str) -> func.FuncOp:
+        from onnx import numpy_helper
+
+        for init in self.graph.initializer:
+            self.constants[init.name] = numpy_helper.to_array(init)
+        inputs = [v for v in self.graph.input if v.name not in self.constants]
+        problems: list[str] = []
+        arg_types = []
+        for v in inputs:
+            try:
+                arg_types.append(self.value_type(v))
+            except Unsupported as e:
+                problems.append(f"input '{v.name}': {e}")
+        if problems:
+            raise OnnxImportError("cannot import the model:\n" + "\n".join(
+                f"  - {p}" for p in problems))
+        fn = func.FuncOp(func_name, (arg_types, []))
+        for v, arg in zip(inputs, fn.body.block.args):
+            arg.name_hint = _identifier(v.name)
+            self.values[v.name] = arg
+        unsupported: dict[str, list[str]] = {}
+        for node in self.graph.node:
+            self.node = node
+            try:
+                self._convert(node)
+            except (Unsupported, OnnxUnsupported) as e:
+                unsupported.setdefault(f"{node.op_type} ({e})", []).append(node.name or "?")
+                for name in node.output:
+                    self.values.pop(name, None)
+        if unsupported:
+            lines = [f"cannot import the ONNX model: {len(unsupported)} unsupported "
+                     f"op{'s' if len(unsupported) != 1 else ''} "
+                     f"({sum(map(len, unsupported.values()))} nodes):"]
+            lines += [f"  - {what} x{len(nodes)}: nodes {', '.join(repr(n) for n in nodes[:3])}"
+                      f"{', ...' if len(nodes) > 3 else ''}" for what, nodes in
+                      unsupported.items()]
+            raise OnnxImportError("\n".join(lines))
+        outputs = [self.value(v.name) for v in self.graph.output]
+        fn.body.block.add_ops(self.body)
+        fn.body.block.add_op(func.ReturnOp(*outputs))
+        fn.function_type = func.FunctionType.from_lists(arg_types, [o.type for o in outputs])
+        return fn
+
+    # ---- conversion
+
+    def _convert(self, node) -> None:
+        builder = ONNX_TO_GE.get((node.domain or "", node.op_type))
+        if node.op_type == "Constant" and not node.domain:
+            self.constants[node.output[0]] = self._constant_attribute(node)
+            return
+        if builder is None:
+            domain = f"{node.domain}." if node.domain else ""
+            raise Unsupported(f"no GE mapping for {domain}{node.op_type}")
+        if self._all_constant(node) and self._fold(node):
+            return
+        outputs = builder(self, node)
+        for name, value in zip(node.output, outputs):
+            if not name:
+                continue
+            if isinstance(value, np.ndarray):
+                self.constants[name] = value
+            elif value is not None:
+                value.name_hint = _identifier(name)
+                self.values[name] = value
+
+    def _all_constant(self, node) -> bool:
+        return all(not name or name in self.constants for name in node.input)
+
+    def _fold(self, node) -> bool:
+        """Evaluate a node of constants now; False if the evaluator cannot."""
+        from onnx.reference import ReferenceEvaluator
+
+        inputs = {name: self.constants[name] for name in node.input if name}
+        try:
+            results = ReferenceEvaluator(node).run(None, inputs)
+        except Exception:  # noqa: BLE001 - the builder then gets to try
+            return False
+        if any(np.asarray(r).size > CONSTANT_FOLD_LIMIT for r in results):
+            return False
+        for name, value in zip(node.output, results):
+            if name:
+                self.constants[name] = np.asarray(value)
+        return True
+
+    def _constant_attribute(self, node) -> np.ndarray:
+        from onnx import helper, numpy_helper
+
+        (attr,) = node.attribute
+        if attr.name == "value":
+            return numpy_helper.to_array(attr.t)
+        value = helper.get_attribute_value(attr)
+        dtype = {"value_float": np.float32, "value_floats": np.float32,
+                 "value_int": np.int64, "value_ints": np.int64}.get(attr.name)
+        if dtype is None:
+            raise Unsupported(f"Constant with {attr.name}")
+        return np.array(value, dtype=dtype)
+
+    # ---- helpers for builders
+
+    def value_type(self, info) -> TensorType:
+        t = info.type.tensor_type
+        if not info.type.HasField("tensor_type"):
+            raise Unsupported("a value that is not a tensor (sequence, map or optional)")
+        dims = [d.dim_value if d.HasField("dim_value") else DYNAMIC_INDEX
+                for d in t.shape.dim]
+        return TensorType(element_type(t.elem_type), dims)
+
+    def has_input(self, node, i: int) -> bool:
+        return len(node.input) > i and bool(node.input[i])
+
+    def constant(self, node, i: int) -> np.ndarray | None:
+        """Input i as a NumPy array if it is a constant, else None."""
+        return self.constants.get(node.input[i]) if self.has_input(node, i) else None
+
+    def value(self, name: str) -> SSAValue:
+        if name in self.values:
+            return self.values[name]
+        if name in self.constants:
+            self.values[name] = self.const(self.constants[name], name)
+            return self.values[name]
+        raise Unsupported(f"input '{name}' is not produced by an imported node")
+
+    def input(self, node, i: int) -> SSAValue:
+        return self.value(node.input[i])
+
+    def const(self, array: np.ndarray, name: str = "cst") -> SSAValue:
+        array = np.ascontiguousarray(array)
+        if array.dtype not in BY_DTYPE:
+            raise Unsupported(f"a constant of dtype {array.dtype}")
+        t = TensorType(BY_DTYPE[array.dtype], list(array.shape))
+        op = ge.ConstOp(DenseIntOrFPElementsAttr(t, BytesAttr(array.tobytes())))
+        op.output.name_hint = _identifier(name)
+        self.body.append(op)
+        return op.output
+
+    def scalar(self, x: float, like: SSAValue) -> SSAValue:
+        return self.const(np.array(x, dtype=numpy_dtype(ge.element_type(like.type))))
+
+    def emit(self, op: Operation) -> SSAValue:
+        self.body.append(op)
+        return op.results[0] if op.results else None
+
+    def attr(self, node, name: str, default: Any = None) -> Any:
+        from onnx import helper
+        for a in node.attribute:
+            if a.name == name:
+                value = helper.get_attribute_value(a)
+                return value.decode() if isinstance(value, bytes) else value
+        return default
+
+
+def _identifier(name: str) -> str:
+    out = "".join(c if c.isalnum() or c == "_" else "_" for c in name)
+    return out if out and not out[0].isdigit() else f"v{out}"
+
