@@ -51,11 +51,11 @@ OUT_OF_SCOPE = (
      r"triangular_solve|geqrf|ormqr|eig|lstsq|pca_lowrank|svd_lowrank|householder_product|"
      r"cholesky_solve|cholesky_inverse|lu_solve|lu_unpack|linalg)", "linear algebra solvers "
      "and decompositions"),
-    (r"^fft\.", "FFT"),
+    (r"^(fft\.|stft|istft)", "FFT"),
     (r"sparse", "sparse tensors"),
     (r"^(normal|uniform|cauchy|exponential|geometric|log_normal|bernoulli|multinomial|"
      r"rand|randn|randint|poisson|nn\.functional\.(dropout|alpha_dropout|"
-     r"feature_alpha_dropout|rrelu)|new_empty_strided|empty)", "random sampling or "
+     r"feature_alpha_dropout|rrelu)|new_empty|empty)", "random sampling or "
      "uninitialized memory"),
     (r"(complex|view_as_real|^real$|^imag$|^angle$|^conj|^polar$|^resolve_)", "complex numbers"),
     (r"(backward|_grad$|^nn\.functional\.(ctc_loss|multi_margin_loss|multilabel_margin_loss))",

@@ -73,6 +73,15 @@ ATEN_TO_GE: dict[Any, Builder] = {
     aten.isnan.default: math.predicate(ge.IsNanOp),
     aten.isinf.default: math.predicate(ge.IsInfOp),
     aten.atan2.default: math.binary(ge.Atan2Op),
+    aten.fmax.default: math.nan_ignoring(ge.MaximumOp),
+    aten.fmin.default: math.nan_ignoring(ge.MinimumOp),
+    aten.ldexp.Tensor: math.ldexp,
+    aten.signbit.default: math.signbit,
+    aten.dist.default: math.dist,
+    aten.pow.Scalar: math.binary(ge.PowOp, "self", "exponent"),
+    aten.addmv.default: lambda g, a: math.add_matmul(g, a, "mat", "vec"),
+    aten.addbmm.default: lambda g, a: math.add_matmul(g, a, "batch1", "batch2", True),
+    aten.copy.default: math.copy,
     aten.hypot.default: math.binary(ge.HypotOp),
     aten.copysign.Tensor: math.binary(ge.CopysignOp),
     aten.copysign.Scalar: math.binary(ge.CopysignOp),
@@ -207,6 +216,10 @@ ATEN_TO_GE: dict[Any, Builder] = {
     aten.prod.dim_int: math.reduction(ge.ReduceProdOp),
     aten.prod.default: math.reduction(ge.ReduceProdOp),
     aten.var.correction: math.var,                          # decomposed
+    aten.var_mean.correction: math.var_mean,
+    aten.median.dim: math.median,                           # by sort
+    aten.median.default: math.median,
+    aten.kthvalue.default: math.kth_value,
     aten.std.correction: math.std,
     aten.var.dim: math.var,
     aten.std.dim: math.std,
@@ -220,6 +233,8 @@ ATEN_TO_GE: dict[Any, Builder] = {
     aten.sort.stable: math.sort,
     # ---- tensor creation: evaluated at import, kept as (splat) constants
     aten.full.default: math.create,
+    aten.empty.memory_format: math.empty,                   # any contents: zeros
+    aten.empty_permuted.default: math.empty,
     aten.scalar_tensor.default: math.create,
     aten.arange.start_step: math.arange,                    # symbolic end: ge.arange
     aten.arange.default: math.arange,
@@ -261,6 +276,19 @@ ATEN_TO_GE: dict[Any, Builder] = {
     aten.split.Tensor: shape.split,
     aten.cat.default: shape.cat,
     aten.flip.default: shape.flip,
+    aten.view_copy.default: shape.reshape,
+    aten.permute_copy.default: shape.permute,
+    aten.narrow_copy.default: shape.narrow,
+    aten.unbind_copy.int: shape.unbind,
+    aten.unbind.int: shape.unbind,
+    aten.slice_scatter.default: shape.slice_scatter,
+    aten.index_reduce.default: shape.index_reduce,
+    aten.as_strided.default: shape.as_strided,              # of a contiguous tensor
+    aten.as_strided_copy.default: shape.as_strided,
+    aten.unfold.default: shape.unfold,
+    aten.diagonal.default: shape.diagonal,
+    aten.diagonal_copy.default: shape.diagonal,
+    aten.diagonal_scatter.default: shape.diagonal_scatter,
     aten.repeat.default: shape.repeat,
     aten.index.Tensor: shape.index,                         # advanced indexing
     aten.index_put.default: shape.index_put,

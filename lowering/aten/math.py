@@ -306,9 +306,7 @@ def log_sigmoid(g, a) -> Value:
 def vector_norm(g, a) -> Value:
     """linalg_vector_norm(x, ord, dim, keepdim) from reductions: sum |x|^p then
     the p-th root; max / min |x| for +-inf, the count of non-zeros for 0."""
-    if a.get("dtype") is not None:
-        raise Unsupported("vector_norm with a dtype argument")
-    x = g.typed(a["self"])
+    x = g.typed(a["self"])  # in the result dtype, which `dtype` sets
     p, keepdim = float(a["ord"]), bool(a["keepdim"])
     dims = a.get("dim")
     dims = [] if dims is None else ([dims] if isinstance(dims, int) else list(dims))
@@ -365,3 +363,120 @@ def log_softmax(g, a) -> Value:
 
 def polygamma(g, a) -> Value:
     return g.emit(ge.PolygammaOp(g.typed(a["self"]), a["n"]))
+
+
+def empty(g, a) -> Value:
+    """empty / empty_permuted: any contents are valid, so zeros (a splat constant)."""
+    val = out_meta(g)
+    if not is_static(val.shape):
+        raise Unsupported("an empty tensor of a symbolic size")
+    return Weight(torch.zeros(tuple(val.shape), dtype=val.dtype), g.node.name,
+                  splat=val.numel() > 1)
+
+
+def copy(g, a) -> Value:
+    """copy(self, src): src in self's dtype, broadcast to self's shape."""
+    src = g.typed(a["src"])
+    shape = static_shape(out_meta(g).shape)
+    if list(ge.shape_of(src)) != shape:
+        src = g.emit(ge.ExpandOp(src, shape), "expanded")
+    return src
+
+
+def var_mean(g, a) -> Value:
+    """(var, mean) over the same dims."""
+    variance = var(g, a)
+    dims = a.get("dim")
+    dims = [] if dims is None else ([dims] if isinstance(dims, int) else list(dims))
+    mean = g.emit(ge.ReduceMeanOp(g.typed(a["self"]), dims, bool(a.get("keepdim", False))),
+                  "mean")
+    return variance, mean
+
+
+def add_matmul(g, a, lhs: str, rhs: str, batch_sum: bool = False) -> Value:
+    """addmv / addbmm: beta * self + alpha * (lhs @ rhs), the products summed
+    over the batch for addbmm."""
+    product = g.emit(ge.MatMulOp(g.typed(a[lhs]), g.typed(a[rhs])), "product")
+    if batch_sum:
+        product = g.emit(ge.ReduceSumOp(product, [0], False), "batch_sum")
+    if a.get("alpha", 1) != 1:
+        product = g.emit(ge.MulOp(product, g.scalar(a["alpha"], product)), "alpha")
+    if a.get("beta", 1) == 0:  # torch ignores self then, NaNs included
+        return product
+    base = g.typed(a["self"])
+    if a.get("beta", 1) != 1:
+        base = g.emit(ge.MulOp(base, g.scalar(a["beta"], base)), "beta")
+    return g.emit(ge.AddOp(base, product))
+
+
+def nan_ignoring(op_cls: type[ge.BinaryElementwiseOp]) -> Builder:
+    """fmax / fmin: maximum / minimum where a NaN loses to a number."""
+    def build(g, a) -> Value:
+        x, y = g.typed(a["self"]), g.typed(a["other"])
+        both = g.emit(op_cls(x, y), "both")
+        if ge.is_integer(ge.element_type(x.type)):
+            return both
+        y_or_both = g.emit(ge.WhereOp(g.emit(ge.IsNanOp(y), "y_nan"), x, both), "y_nan_x")
+        return g.emit(ge.WhereOp(g.emit(ge.IsNanOp(x), "x_nan"), y, y_or_both))
+    return build
+
+
+def ldexp(g, a) -> Value:
+    """x * 2 ** other."""
+    x = g.typed(a["self"])
+    power = g.emit(ge.PowOp(g.scalar(2.0, x), g.typed(a["other"])), "power")
+    return g.emit(ge.MulOp(x, power))
+
+
+def signbit(g, a) -> Value:
+    """True for negative numbers, -0.0 included: copysign(1, x) < 0."""
+    x = g.value(a["self"])
+    if ge.is_integer(ge.element_type(x.type)):
+        return g.emit(ge.CompareOp(x, g.scalar(0, x), "lt"))
+    sign = g.emit(ge.CopysignOp(g.scalar(1.0, x), x), "sign")
+    return g.emit(ge.CompareOp(sign, g.scalar(0.0, x), "lt"))
+
+
+def dist(g, a) -> Value:
+    """||x - y||_p."""
+    diff = g.emit(ge.SubOp(g.typed(a["self"]), g.typed(a["other"])), "diff")
+    return vector_norm(g, {"self": diff, "ord": a["p"], "dim": None, "keepdim": False})
+
+
+def kth_value(g, a, k=None) -> Value:
+    """kthvalue / median.dim: the k-th smallest along dim and its index, by sort."""
+    x = g.value(a["self"])
+    dim, keepdim = a.get("dim", -1), bool(a.get("keepdim", False))
+    if not ge.shape_of(x):
+        return x, g.emit(ge.ArgMinOp(x, None, keepdim), "index")
+    size = ge.shape_of(x)[dim]
+    if size < 0:
+        raise Unsupported("the k-th value along a dynamic dim")
+    k = a["k"] if k is None else k(size)
+    order = ge.SortOp(x, dim, False, True)
+    g.emit(order)
+    picked = []
+    for value, what in ((order.values, "values"), (order.indices, "indices")):
+        one = g.emit(ge.SliceOp(value, dim, k - 1, k), what)
+        if not keepdim:
+            shape = list(ge.shape_of(one))
+            del shape[dim % len(shape)]
+            one = g.emit(ge.ReshapeOp(one, shape), f"{what}_squeezed")
+        picked.append(one)
+    return tuple(picked)
+
+
+def median(g, a) -> Value:
+    """median.dim (values, indices), or median of all elements (the lower middle)."""
+    if "dim" in a:
+        return kth_value(g, a, k=lambda n: (n - 1) // 2 + 1)
+    x = g.value(a["self"])
+    n = 1
+    for d in ge.shape_of(x):
+        n *= d
+    if n < 0:
+        raise Unsupported("the median of a dynamic number of elements")
+    flat = g.emit(ge.ReshapeOp(x, (n,)), "flat")
+    values, _ = kth_value(g, {"self": flat, "dim": 0, "keepdim": False},
+                         k=lambda size: (size - 1) // 2 + 1)
+    return values

@@ -275,3 +275,139 @@ def flip(g, a) -> Value:
 
 def repeat(g, a) -> Value:
     return g.emit(ge.TileOp(g.typed(a["self"]), list(a["repeats"])))
+
+
+def narrow(g, a) -> Value:
+    """narrow_copy(x, dim, start, length) = x[..., start:start + length, ...]."""
+    x = g.value(a["self"])
+    start = a["start"] % ge.shape_of(x)[a["dim"]] if a["start"] < 0 else a["start"]
+    return g.emit(ge.SliceOp(x, a["dim"], start, start + a["length"]))
+
+
+def unbind(g, a) -> Value:
+    """unbind / unbind_copy: every index along dim, that dim dropped."""
+    x = g.value(a["self"])
+    dim = a.get("dim", 0) % len(ge.shape_of(x))
+    size = ge.shape_of(x)[dim]
+    if size < 0:
+        raise Unsupported("unbind along a dynamic dim")
+    rest = [d for i, d in enumerate(ge.shape_of(x)) if i != dim]
+    return tuple(g.emit(ge.ReshapeOp(g.emit(ge.SliceOp(x, dim, i, i + 1), f"part{i}"), rest),
+                        f"item{i}") for i in range(size))
+
+
+def _index_constant(g, values, name: str) -> Value:
+    return g.value(Weight(torch.as_tensor(values, dtype=torch.int64), f"{g.value_name()}_{name}"))
+
+
+def slice_scatter(g, a) -> Value:
+    """x with x[..., start:end:step, ...] = src: an index_put with those indices."""
+    x = g.typed(a["self"])
+    dim = a["dim"] % len(ge.shape_of(x))
+    size = ge.shape_of(x)[dim]
+    if size < 0:
+        raise Unsupported("slice_scatter along a dynamic dim")
+    positions = range(*slice(a.get("start"), a.get("end"), a.get("step") or 1).indices(size))
+    index = _index_constant(g, list(positions), "positions")
+    return g.emit(ge.IndexPutOp(x, g.typed(a["src"]), [index], [dim], False))
+
+
+def index_reduce(g, a) -> Value:
+    """index_reduce(x, dim, index, source, reduce): source's slice i reduced into
+    x's slice index[i], a scatter_elements with the index spread over source."""
+    x, source = g.typed(a["self"]), g.typed(a["source"])
+    dim = a["dim"] % max(len(ge.shape_of(x)), 1)
+    shape = list(ge.shape_of(source))
+    if any(d < 0 for d in shape):
+        raise Unsupported("index_reduce of a dynamic shape")
+    spread = [1] * len(shape)
+    if shape:
+        spread[dim] = shape[dim]
+    index = g.emit(ge.ReshapeOp(g.value(a["index"]), spread), "index")
+    index = g.emit(ge.ExpandOp(index, shape), "index_spread")
+    return g.emit(ge.ScatterElementsOp(x, index, source, dim, a["reduce"],
+                                       bool(a.get("include_self", True))))
+
+
+def _gather_flat(g, x, positions: torch.Tensor) -> Value:
+    """x's elements at these row-major positions, in the positions' shape."""
+    n = 1
+    for d in ge.shape_of(x):
+        n *= d
+    flat = g.emit(ge.ReshapeOp(x, (n,)), "flat")
+    return g.emit(ge.GatherOp(flat, _index_constant(g, positions, "positions"), 0))
+
+
+def as_strided(g, a) -> Value:
+    """as_strided of a contiguous tensor: a gather of the elements it addresses."""
+    x = g.typed(a["self"])
+    example = meta(a["self"])
+    if not (is_static_shape(ge.shape_of(x)) and example.is_contiguous()):
+        raise Unsupported("as_strided of a tensor that is not contiguous or not static")
+    positions = torch.full(tuple(a["size"]), a.get("storage_offset") or 0, dtype=torch.int64)
+    for dim, (size, stride) in enumerate(zip(a["size"], a["stride"])):
+        shape = [1] * len(a["size"])
+        shape[dim] = size
+        positions = positions + (torch.arange(size) * stride).reshape(shape)
+    if positions.numel() and (positions.max() >= example.numel() or positions.min() < 0):
+        raise Unsupported("as_strided beyond the tensor's elements")
+    return _gather_flat(g, x, positions)
+
+
+def unfold(g, a) -> Value:
+    """x.unfold(dim, size, step): windows along dim, their elements as a new last dim."""
+    x = g.typed(a["self"])
+    shape = ge.shape_of(x)
+    if not shape:
+        return g.emit(ge.ReshapeOp(x, (1,)))
+    dim = a["dimension"] % len(shape)
+    if shape[dim] < 0:
+        raise Unsupported("unfold along a dynamic dim")
+    starts = torch.arange(0, shape[dim] - a["size"] + 1, a["step"])
+    windows = _index_constant(g, starts[:, None] + torch.arange(a["size"]), "windows")
+    picked = g.emit(ge.GatherOp(x, windows, dim), "windows")  # [..., n, size, ...]
+    order = [i for i in range(len(shape) + 1) if i != dim + 1] + [dim + 1]
+    return g.emit(ge.TransposeOp(picked, order))
+
+
+def _diagonal_indices(g, x, offset: int, dim1: int, dim2: int):
+    """Index tensors and dims for ge.index picking diagonal `offset` of (dim1, dim2)."""
+    shape = ge.shape_of(x)
+    rank = len(shape)
+    dim1, dim2 = dim1 % rank, dim2 % rank
+    if shape[dim1] < 0 or shape[dim2] < 0:
+        raise Unsupported("a diagonal of dynamic dims")
+    n = max(0, min(shape[dim1] + min(offset, 0), shape[dim2] - max(offset, 0)))
+    rows, cols = torch.arange(n) - min(offset, 0), torch.arange(n) + max(offset, 0)
+    pairs = sorted([(dim1, rows), (dim2, cols)], key=lambda p: p[0])
+    indices = [_index_constant(g, idx, f"diag{d}") for d, idx in pairs]
+    dims = [d for d, _ in pairs]
+    # where ge.index puts the diagonal: in place of adjacent dims, else first
+    at = dims[0] if dims[1] == dims[0] + 1 else 0
+    return indices, dims, at
+
+
+def diagonal(g, a) -> Value:
+    """x.diagonal(offset, dim1, dim2): the diagonal as the last dim."""
+    x = g.typed(a["self"])
+    indices, dims, at = _diagonal_indices(g, x, a["offset"], a["dim1"], a["dim2"])
+    picked = g.emit(ge.IndexOp(x, indices, dims), "diagonal")
+    rank = len(ge.shape_of(picked))
+    order = [i for i in range(rank) if i != at] + [at]
+    return g.emit(ge.TransposeOp(picked, order)) if order != list(range(rank)) else picked
+
+
+def diagonal_scatter(g, a) -> Value:
+    """x with its diagonal (offset, dim1, dim2) replaced by src (the diagonal last)."""
+    x, src = g.typed(a["self"]), g.typed(a["src"])
+    indices, dims, at = _diagonal_indices(g, x, a["offset"], a["dim1"], a["dim2"])
+    rank = len(ge.shape_of(src))
+    order = list(range(rank - 1))
+    order.insert(at, rank - 1)
+    if order != list(range(rank)):
+        src = g.emit(ge.TransposeOp(src, order), "src")
+    return g.emit(ge.IndexPutOp(x, src, indices, dims, False))
+
+
+def is_static_shape(shape) -> bool:
+    return all(d >= 0 for d in shape)

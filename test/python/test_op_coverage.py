@@ -18,9 +18,9 @@ from tools import op_coverage  # noqa: E402
 FAST = (
     "sin", "atan2", "remainder", "floor_divide", "clamp", "where", "isnan", "sum", "amax",
     "var", "prod", "cumsum", "argmax", "topk", "sort", "gather", "index_select",
-    "scatter_add", "index_put", "take_along_dim", "cat", "flip", "repeat", "roll",
+    "scatter_add", "scatter", "take_along_dim", "cat", "flip", "repeat", "roll",
     "nn.functional.pad.reflect", "nn.functional.conv1d", "nn.functional.conv3d",
-    "nn.functional.max_pool2d", "nn.functional.avg_pool3d", "nn.functional.group_norm",
+    "nn.functional.max_pool2d", "nn.functional.avg_pool1d", "nn.functional.group_norm",
     "nn.functional.rms_norm", "nn.functional.layer_norm", "nn.functional.silu",
     "nn.functional.elu", "nn.functional.softplus", "log_softmax", "softmax",
     "nn.functional.interpolate.bilinear", "matmul", "einsum",
