@@ -407,6 +407,8 @@ def _prod(op: ge.ReduceProdOp) -> Kernel:
     """torch.prod takes one dim at a time."""
     dims, keepdim = list(_ints(op.dims)), bool(op.keepdim.value.data)
     rank = len(op.input.type.get_shape())
+    if rank == 0:  # a 0-d tensor is its own product; dim 0 / -1 name it
+        return lambda x: x.clone()
     dims = sorted((d % rank for d in dims) if dims else range(rank), reverse=True)
 
     def run(x):
