@@ -1802,7 +1802,8 @@ class AvgPool2dOp(GEOp):
 @irdl_op_definition
 class InterpolateOp(GEOp):
     """Resize H and W to `size`, or by `scale` (output = floor(input * scale)), with
-    mode "nearest" or "bilinear" (torch.nn.functional.interpolate).
+    mode "nearest", "bilinear" or "bicubic" (A = -0.75), as
+    torch.nn.functional.interpolate.
 
         %y = ge.interpolate %x {mode = "bilinear", align_corners = false, size = array<i64: 16, 16>}
              : tensor<1x8x8x8xf32> -> tensor<1x8x16x16xf32>
@@ -1820,7 +1821,7 @@ class InterpolateOp(GEOp):
     irdl_options = (ParsePropInAttrDict(),)
     traits = traits_def(Pure())
     assembly_format = "$input attr-dict `:` type($input) `->` type($output)"
-    MODES: ClassVar = ("nearest", "bilinear")
+    MODES: ClassVar = ("nearest", "bilinear", "bicubic")
 
     def __init__(self, input: SSAValue, mode: str, size: Sequence[int] | None = None,
                  scale: Sequence[float] | None = None, align_corners: bool = False):
@@ -1838,11 +1839,57 @@ class InterpolateOp(GEOp):
             raise ShapeError(f"mode must be one of {', '.join(self.MODES)}, got "
                              f"'{self.mode.data}'")
         if self.align_corners.value.data and self.mode.data == "nearest":
-            raise ShapeError("align_corners applies to bilinear mode only")
+            raise ShapeError("align_corners applies to bilinear and bicubic modes only")
         return shapes.interpolate(
             shape_of(self.input), self.size.get_values() if self.size else None,
             self.scale.get_values() if self.scale else None)
 
+
+@irdl_op_definition
+class GridSampleOp(GEOp):
+    """Sample x at the normalized (x, y[, z]) positions of `grid`: spatial
+    transformers, optical flow, deformable sampling (GE's GridSampler2D/3D).
+    `mode` is bilinear, nearest or bicubic; `padding_mode` zeros, border or
+    reflection.
+
+        %y = ge.grid_sample %x, %grid {mode = "bilinear", padding_mode = "zeros",
+               align_corners = false}
+             : tensor<1x3x8x8xf32>, tensor<1x4x4x2xf32> -> tensor<1x3x4x4xf32>
+    """
+
+    name = "ge.grid_sample"
+    input = operand_def(AnyTensor)
+    grid = operand_def(AnyTensor)
+    output = result_def(AnyTensor)
+    mode = prop_def(StringAttr)
+    padding_mode = prop_def(StringAttr)
+    align_corners = prop_def(BoolAttr)
+    irdl_options = (ParsePropInAttrDict(),)
+    traits = traits_def(Pure())
+    assembly_format = ("$input `,` $grid attr-dict `:` type($input) `,` type($grid) `->` "
+                       "type($output)")
+    MODES: ClassVar = ("bilinear", "nearest", "bicubic")
+    PADDING: ClassVar = ("zeros", "border", "reflection")
+
+    def __init__(self, input: SSAValue, grid: SSAValue, mode: str, padding_mode: str,
+                 align_corners: bool):
+        x, g = shape_of(input), shape_of(grid)
+        super().__init__(operands=[input, grid], result_types=[
+            tensor_type(input.type, x[:2] + g[1:-1])], properties={
+            "mode": StringAttr(mode), "padding_mode": StringAttr(padding_mode),
+            "align_corners": BoolAttr(align_corners, i1)})
+
+    def infer_shape(self) -> Shape:
+        x, g = shape_of(self.input), shape_of(self.grid)
+        if self.mode.data not in self.MODES or self.padding_mode.data not in self.PADDING:
+            raise ShapeError(f"mode must be one of {', '.join(self.MODES)} and padding_mode "
+                             f"one of {', '.join(self.PADDING)}")
+        if len(x) not in (4, 5) or len(g) != len(x) or g[-1] not in (len(x) - 2, shapes.DYN):
+            raise ShapeError(f"a {len(x)}-D input needs a grid [N, ..., {len(x) - 2}], got "
+                             f"{shapes.fmt(g)}")
+        if self.mode.data == "bicubic" and len(x) == 5:
+            raise ShapeError("bicubic sampling is 2-D only")
+        return x[:2] + g[1:-1]
 
 @irdl_op_definition
 class LayerNormOp(GEOp):
@@ -3417,7 +3464,7 @@ GE = Dialect(
         LogicalOrOp, CompareOp, WhereOp, CastOp, FullLikeOp,
         Conv2dOp, ConvTranspose2dOp, BatchNormOp, LayerNormOp, SoftmaxOp, EmbeddingOp,
         Conv1dOp, Conv3dOp, GroupNormOp, InstanceNormOp, RmsNormOp, MaxPool3dOp, AvgPool3dOp,
-        MaxPool2dWithIndicesOp, LogSoftmaxOp, ReverseOp, TileOp, ReduceProdOp,
+        MaxPool2dWithIndicesOp, LogSoftmaxOp, ReverseOp, TileOp, ReduceProdOp, GridSampleOp,
         I0Op, I0eOp, I1Op, I1eOp, NdtriOp, ErfcxOp, AiryAiOp, BesselJ0Op, BesselJ1Op,
         BesselY0Op, BesselY1Op, ModifiedBesselI0Op, ModifiedBesselI1Op, ModifiedBesselK0Op,
         ModifiedBesselK1Op, ScaledModifiedBesselK0Op, ScaledModifiedBesselK1Op,

@@ -41,6 +41,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from ge_dialect import ge
+from ge_dialect.shapes import ShapeError
 from lowering.aten.common import GEImportError, Unsupported
 from lowering.onnx import ONNX_TO_GE, OnnxUnsupported
 
@@ -90,9 +91,23 @@ def import_onnx(model: Any, func_name: str = "main") -> ModuleOp:
     opset = max((o.version for o in proto.opset_import if o.domain in ("", "ai.onnx")),
                 default=0)
     if opset < OLDEST_OPSET:
-        raise OnnxImportError(f"opset {opset}; GE imports opset {OLDEST_OPSET} and newer "
-                              "(convert with onnx.version_converter.convert_version)")
-    return ModuleOp([_OnnxImporter(proto.graph, opset).run(func_name)])
+        proto, opset = _upgraded(proto, opset)
+    try:
+        return ModuleOp([_OnnxImporter(proto.graph, opset).run(func_name)])
+    except Unsupported as e:  # a graph output or input GE cannot carry
+        raise OnnxImportError(f"cannot import the ONNX model: {e}") from e
+
+
+def _upgraded(proto, opset: int):
+    """An older model converted to opset 13 by onnx's version converter."""
+    from onnx import version_converter
+    try:
+        return version_converter.convert_version(proto, OLDEST_OPSET), OLDEST_OPSET
+    except Exception as e:  # noqa: BLE001 - the converter's own refusal
+        raise OnnxImportError(f"opset {opset}; GE imports opset {OLDEST_OPSET} and newer, "
+                              f"and onnx's version converter could not upgrade it: "
+                              f"{str(e).splitlines()[0] if str(e) else type(e).__name__}"
+                              ) from e
 
 
 class _OnnxImporter:
@@ -129,7 +144,7 @@ class _OnnxImporter:
             self.node = node
             try:
                 self._convert(node)
-            except (Unsupported, OnnxUnsupported) as e:
+            except (Unsupported, OnnxUnsupported, ShapeError) as e:
                 unsupported.setdefault(f"{node.op_type} ({e})", []).append(node.name or "?")
                 for name in node.output:
                     self.values.pop(name, None)
@@ -154,11 +169,11 @@ class _OnnxImporter:
         if node.op_type == "Constant" and not node.domain:
             self.constants[node.output[0]] = self._constant_attribute(node)
             return
+        if self._all_constant(node) and self._fold(node):
+            return
         if builder is None:
             domain = f"{node.domain}." if node.domain else ""
             raise Unsupported(f"no GE mapping for {domain}{node.op_type}")
-        if self._all_constant(node) and self._fold(node):
-            return
         outputs = builder(self, node)
         for name, value in zip(node.output, outputs):
             if not name:
@@ -173,9 +188,13 @@ class _OnnxImporter:
         return all(not name or name in self.constants for name in node.input)
 
     def _fold(self, node) -> bool:
-        """Evaluate a node of constants now; False if the evaluator cannot."""
+        """Evaluate a node of constants now; False if the evaluator cannot (or if
+        the node has subgraphs, which may read values from this graph)."""
+        from onnx import AttributeProto
         from onnx.reference import ReferenceEvaluator
 
+        if any(a.type in (AttributeProto.GRAPH, AttributeProto.GRAPHS) for a in node.attribute):
+            return False
         inputs = {name: self.constants[name] for name in node.input if name}
         try:
             results = ReferenceEvaluator(node).run(None, inputs)
@@ -230,7 +249,8 @@ class _OnnxImporter:
         return self.value(node.input[i])
 
     def const(self, array: np.ndarray, name: str = "cst") -> SSAValue:
-        array = np.ascontiguousarray(array)
+        array = np.asarray(array)
+        array = array if array.flags.c_contiguous else array.copy()  # 0-d stays 0-d
         if array.dtype not in BY_DTYPE:
             raise Unsupported(f"a constant of dtype {array.dtype}")
         t = TensorType(BY_DTYPE[array.dtype], list(array.shape))

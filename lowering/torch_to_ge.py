@@ -174,9 +174,10 @@ def import_exported(ep: ExportedProgram, func_name: str = "main",
 
 
 # Ops GE has whole that core ATen would take apart (into index, batch norm in
-# training mode, pow + mean + rsqrt): kept, as torch-mlir keeps its backend-legal ops.
+# training mode, pow + mean + rsqrt, gathers): kept, as torch-mlir keeps its
+# backend-legal ops.
 KEEP_WHOLE = (torch.ops.aten.rms_norm.default, torch.ops.aten.instance_norm.default,
-              torch.ops.aten.pad.default)
+              torch.ops.aten.pad.default, torch.ops.aten.upsample_bicubic2d.vec)
 
 
 def _decompositions():

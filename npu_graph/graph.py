@@ -139,13 +139,22 @@ class GEGraph(_Printable):
 
 
 class GraphParser:
-    """The article's front door: a PyTorch model -> GE graph, through torch.export."""
+    """The article's front door: a PyTorch model (through torch.export) or an
+    ONNX model (what TensorFlow, PaddlePaddle and MindSpore export) -> GE graph."""
 
     def parse_pytorch_model(self, model: torch.nn.Module, input_spec,
                             dynamic_shapes=None) -> GEGraph:
         inputs = example_inputs(input_spec)
         module = compiler.import_model(model.eval(), inputs, dynamic_shapes)
         return GEGraph(module, type(model).__name__)
+
+    def parse_onnx_model(self, model) -> GEGraph:
+        """`model`: an onnx.ModelProto or the path of an .onnx file (external data
+        is read from beside it)."""
+        from lowering.onnx_to_ge import import_onnx, load_model
+
+        proto = load_model(model)
+        return GEGraph(import_onnx(proto), proto.graph.name or "graph")
 
 
 class NpuGraph(GEGraph):
@@ -154,6 +163,11 @@ class NpuGraph(GEGraph):
     def __init__(self, model: torch.nn.Module, input_spec, dynamic_shapes=None):
         parsed = GraphParser().parse_pytorch_model(model, input_spec, dynamic_shapes)
         super().__init__(parsed.module, parsed.name)
+
+    @staticmethod
+    def from_onnx(model) -> GEGraph:
+        """An ONNX model (a ModelProto or an .onnx path), parsed; then `.optimize()`."""
+        return GraphParser().parse_onnx_model(model)
 
     @staticmethod
     def load(path: str) -> OptimizedGraph:

@@ -105,7 +105,15 @@ def _interpolate(op: ge.InterpolateOp) -> Kernel:
     if op.mode.data == "nearest":
         return lambda x: torch.ops.aten.upsample_nearest2d.vec(x, size, scale)
     corners = bool(op.align_corners.value.data)
-    return lambda x: torch.ops.aten.upsample_bilinear2d.vec(x, size, corners, scale)
+    resize = (torch.ops.aten.upsample_bicubic2d.vec if op.mode.data == "bicubic"
+              else torch.ops.aten.upsample_bilinear2d.vec)
+    return lambda x: resize(x, size, corners, scale)
+
+
+def _grid_sample(op: ge.GridSampleOp) -> Kernel:
+    mode, padding = op.mode.data, op.padding_mode.data
+    corners = bool(op.align_corners.value.data)
+    return lambda x, grid: F.grid_sample(x, grid, mode, padding, corners)
 
 
 def _layer_norm(op: ge.LayerNormOp) -> Kernel:
@@ -255,14 +263,28 @@ def _reduction(reduce) -> Callable[[ge.ReductionOp], Kernel]:
         dims, keepdim = list(_ints(op.dims)), bool(op.keepdim.value.data)
         if not dims:  # all dims, spelled out: torch reads an empty list differently per op
             dims = list(range(len(op.input.type.get_shape())))
-        return lambda x: reduce(x, dims, keepdim)
+        dtype = torch_dtype(op.output.type.element_type)
+
+        def run(x):
+            if x.numel() == 0 and reduce in (torch.amax, torch.amin):  # max of nothing
+                shape = [1 if i in dims or i - len(x.shape) in dims else d
+                         for i, d in enumerate(x.shape)]
+                fill = float("-inf") if reduce is torch.amax else float("inf")
+                if dtype == torch.bool:
+                    fill = reduce is torch.amin
+                y = torch.full(shape, fill, dtype=dtype)
+                return y if keepdim else y.reshape([d for i, d in enumerate(x.shape)
+                                                    if i not in dims
+                                                    and i - len(x.shape) not in dims])
+            return reduce(x, dims, keepdim).to(dtype)  # torch sums ints as int64
+        return run
     return prepare
 
 
 def _cumulative(reduce) -> Callable[[ge.CumulativeOp], Kernel]:
     def prepare(op: ge.CumulativeOp) -> Kernel:
         dim = op.dim.value.data
-        return lambda x: reduce(x, dim)
+        return lambda x: reduce(x, dim, dtype=x.dtype)  # torch would widen ints to int64
     return prepare
 
 
@@ -544,6 +566,7 @@ KERNELS: dict[type[Operation], Callable[[Operation], Kernel]] = {
     ge.AdaptiveAvgPool2dOp: _adaptive_pool2d(F.adaptive_avg_pool2d),
     ge.AdaptiveMaxPool2dOp: _adaptive_pool2d(F.adaptive_max_pool2d),
     ge.InterpolateOp: _interpolate,
+    ge.GridSampleOp: _grid_sample,
     ge.Conv1dOp: _conv_nd(F.conv1d),
     ge.Conv3dOp: _conv_nd(F.conv3d),
     ge.GroupNormOp: _group_norm,

@@ -1,10 +1,11 @@
-"""ge-import: import a PyTorch model into GE IR from the command line.
+"""ge-import: import a PyTorch or ONNX model into GE IR from the command line.
 
     ge-import path/to/model.py:make -o model.mlir
     ge-import my_package.models:make_resnet
     ge-import resnet18            # a model of the zoo (test/models)
+    ge-import model.onnx | ge-opt -p ge-O3
 
-MODEL names a factory, a function of no arguments returning
+MODEL names an .onnx file or a factory, a function of no arguments returning
 `(model, example_inputs)`; a model with a `dynamic_shapes` attribute is
 exported with it. The GE IR goes to `-o` (default: stdout).
 
@@ -89,17 +90,23 @@ def run(argv=None) -> int:
                                      epilog="\n\n".join(__doc__.split("\n\n")[1:]))
     parser.error = _usage_error
     parser.add_argument("model", metavar="MODEL",
-                        help="FILE.py:FACTORY, MODULE:FACTORY or a zoo model name")
+                        help="FILE.onnx, FILE.py:FACTORY, MODULE:FACTORY or a zoo model name")
     parser.add_argument("-o", "--output", help="write the GE IR here (default: stdout)")
     parser.add_argument("--elide-elementsattrs-if-larger", type=int, metavar="N",
                         help="print constants with more than N elements as "
                              "dense_resource<__elided__> (for reading only)")
     args = parser.parse_args(argv)
 
-    from lowering.torch_to_ge import import_module
+    if args.model.endswith(".onnx"):
+        from lowering.onnx_to_ge import import_onnx
 
-    model, inputs = build(load_factory(args.model), args.model)
-    module = import_module(model, inputs, dynamic_shapes=getattr(model, "dynamic_shapes", None))
+        module = import_onnx(args.model)
+    else:
+        from lowering.torch_to_ge import import_module
+
+        model, inputs = build(load_factory(args.model), args.model)
+        module = import_module(model, inputs,
+                               dynamic_shapes=getattr(model, "dynamic_shapes", None))
     module.verify()
     if args.elide_elementsattrs_if_larger is not None:
         from ge_dialect.printing import format_ir

@@ -258,6 +258,9 @@ ATEN_TO_GE: dict[Any, Builder] = {
     aten.adaptive_max_pool2d.default: nn.adaptive_max_pool2d,  # output 0 only
     aten.upsample_nearest2d.vec: nn.upsample("nearest"),
     aten.upsample_bilinear2d.vec: nn.upsample("bilinear"),
+    aten.upsample_bicubic2d.vec: nn.upsample("bicubic"),
+    aten.grid_sampler_2d.default: nn.grid_sampler,
+    aten.grid_sampler_3d.default: nn.grid_sampler,
     aten.addmm.default: nn.addmm,                           # b + x @ w.T -> ge.linear
     aten.mm.default: nn.mm,
     aten.bmm.default: nn.matmul("self", "mat2"),

@@ -315,3 +315,14 @@ def adaptive_avg_pool1d(g, a) -> Value:
     rows = g.emit(ge.ReshapeOp(x, (*shape[:-1], 1, shape[-1])), "rows")
     pooled = g.emit(ge.AdaptiveAvgPool2dOp(rows, (1, size)), "pooled")
     return g.emit(ge.ReshapeOp(pooled, (*shape[:-1], size)))
+
+
+GRID_MODES = ("bilinear", "nearest", "bicubic")
+GRID_PADDING = ("zeros", "border", "reflection")
+
+
+def grid_sampler(g, a) -> Value:
+    """grid_sampler_2d / 3d: torch's integer modes named."""
+    return g.emit(ge.GridSampleOp(g.typed(a["input"]), g.typed(a["grid"]),
+                                  GRID_MODES[a["interpolation_mode"]],
+                                  GRID_PADDING[a["padding_mode"]], bool(a["align_corners"])))

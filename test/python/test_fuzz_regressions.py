@@ -100,7 +100,7 @@ NOT_IN_MENU_YET = {
     "gather", "gather_elements", "index", "index_put", "scatter_elements", "pad", "cumsum",
     "cumprod", "argmax", "argmin", "topk", "sort", "conv1d", "conv3d", "group_norm",
     "instance_norm", "rms_norm", "max_pool3d", "avg_pool3d", "max_pool2d_with_indices",
-    "reverse", "tile", "reduce_prod",
+    "reverse", "tile", "reduce_prod", "grid_sample",
     # special functions: poles and narrow domains
     "i0", "i0e", "i1", "i1e", "ndtri", "erfcx", "airy_ai", "bessel_j0", "bessel_j1",
     "bessel_y0", "bessel_y1", "modified_bessel_i0", "modified_bessel_i1",

@@ -44,3 +44,12 @@ func.func @pool_indices(%x: tensor<1x4x8x8xf32>) -> (tensor<1x4x4x4xf32>, tensor
   %y, %i = ge.max_pool2d_with_indices %x {kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, ceil_mode = false} : tensor<1x4x8x8xf32> -> (tensor<1x4x4x4xf32>, tensor<1x4x4x4xi64>)
   func.return %y, %i : tensor<1x4x4x4xf32>, tensor<1x4x4x4xi64>
 }
+
+// Grid sampling: the output takes the grid's spatial shape.
+// CHECK-LABEL: func.func @grid(
+// CHECK-NEXT:    %y = ge.grid_sample %x, %g {mode = "bilinear", padding_mode = "zeros", align_corners = false} : tensor<1x3x8x8xf32>, tensor<1x4x5x2xf32> -> tensor<1x3x4x5xf32>
+// CHECK-NEXT:    func.return %y : tensor<1x3x4x5xf32>
+func.func @grid(%x: tensor<1x3x8x8xf32>, %g: tensor<1x4x5x2xf32>) -> tensor<1x3x4x5xf32> {
+  %y = ge.grid_sample %x, %g {mode = "bilinear", padding_mode = "zeros", align_corners = false} : tensor<1x3x8x8xf32>, tensor<1x4x5x2xf32> -> tensor<1x3x4x5xf32>
+  func.return %y : tensor<1x3x4x5xf32>
+}

@@ -1,0 +1,177 @@
+"""The ONNX frontend: ONNX's own node cases (a fast subset here, the whole suite
+by `python -m tools.onnx_coverage`), the entry points, the unsupported-op report,
+external data, and the round trip against the PyTorch path on the same weights."""
+
+import json
+import logging
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+import torch
+
+onnx = pytest.importorskip("onnx")
+
+from ge_dialect import ge  # noqa: E402
+from lowering.onnx_to_ge import OnnxImportError, import_onnx  # noqa: E402
+from lowering.torch_to_ge import import_module  # noqa: E402
+from npu_graph import GraphParser, NpuGraph  # noqa: E402
+from npu_graph.compiler import lower, optimize  # noqa: E402
+from npu_graph.onnx_backend import GEBackend  # noqa: E402
+from runtime.executor import Executable  # noqa: E402
+from test.helpers import assert_all_close  # noqa: E402
+from test.models import ZOO  # noqa: E402
+from tools import onnx_coverage  # noqa: E402
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning", "ignore::UserWarning",
+                                        "ignore::FutureWarning")
+
+# One or a few node cases per family: elementwise, broadcast, reductions, scans,
+# convolutions, pools, norms, matmuls, shapes, gathers, scatters, pads, resize.
+FAST = (
+    "test_abs", "test_add_bcast", "test_div", "test_pow", "test_where_example",
+    "test_clip_default_min", "test_leakyrelu", "test_hardsigmoid", "test_gelu_tanh_1",
+    "test_reduce_mean_keepdims_example",
+    "test_reduce_log_sum_exp_default_axes_keepdims_example",
+    "test_argmax_keepdims_example", "test_cumsum_2d_axis_1", "test_conv_with_strides_padding",
+    "test_conv_with_autopad_same", "test_maxpool_2d_same_upper", "test_averagepool_2d_pads",
+    "test_globalaveragepool", "test_batchnorm_epsilon", "test_layer_normalization_3d_axis1_epsilon",
+    "test_instancenorm_example", "test_softmax_axis_1", "test_logsoftmax_axis_1",
+    "test_matmul_4d", "test_gemm_transposeB", "test_reshape_negative_dim",
+    "test_transpose_all_permutations_2",
+    "test_squeeze", "test_unsqueeze_axis_1", "test_concat_2d_axis_negative_1",
+    "test_split_equal_parts_1d_opset18", "test_slice_negative_axes", "test_expand_dim_changed",
+    "test_tile", "test_gather_1", "test_gather_elements_negative_indices", "test_gathernd_example_int32",
+    "test_scatter_elements_with_reduction_max", "test_scatternd", "test_constant_pad",
+    "test_edge_pad", "test_top_k", "test_onehot_with_axis", "test_tril", "test_hardmax_example",
+    "test_resize_upsample_scales_linear", "test_depthtospace_crd_mode_example",
+    "test_range_float_type_positive_delta", "test_size",
+)
+
+
+@pytest.fixture(scope="module")
+def fast_cases():
+    cases = onnx_coverage.cases(set(FAST))
+    assert {c.name for c in cases} == set(FAST), "a node case was renamed"
+    return cases
+
+
+def test_fast_subset_of_onnx_node_cases_passes(fast_cases):
+    records = [onnx_coverage.run_case(c) for c in fast_cases]
+    failed = {r["name"]: f"{r['status']}: {r['detail']}" for r in records
+              if r["status"] != "pass"}
+    assert not failed
+
+
+def test_coverage_doc_is_current():
+    records = json.loads(onnx_coverage.RESULTS.read_text())
+    assert onnx_coverage.DOC.read_text() == onnx_coverage.render(records), (
+        "docs/onnx-coverage.md is stale: run python -m tools.onnx_coverage --write")
+    assert not [r for r in records if r["status"] in ("wrong", "crash")]
+
+
+def _model(nodes, inputs, outputs, initializers=(), opset=18):
+    graph = onnx.helper.make_graph(nodes, "g", inputs, outputs, list(initializers))
+    return onnx.helper.make_model(graph, opset_imports=[onnx.helper.make_opsetid("", opset)])
+
+
+def _tensor(name, shape, elem=onnx.TensorProto.FLOAT):
+    return onnx.helper.make_tensor_value_info(name, elem, shape)
+
+
+def test_initializers_become_constants_and_names_become_hints():
+    w = np.arange(6, dtype=np.float32).reshape(2, 3)
+    model = _model([onnx.helper.make_node("MatMul", ["input.1", "weight"], ["out:0"])],
+                   [_tensor("input.1", [4, 2])], [_tensor("out:0", [4, 3])],
+                   [onnx.numpy_helper.from_array(w, "weight")])
+    module = import_onnx(model)
+    text = str(module)
+    assert "%input: tensor<4x2xf32>" in text and "%out = ge.matmul %input, %weight" in text
+    (const,) = [op for op in module.walk() if isinstance(op, ge.ConstOp)]
+    assert const.value.data.data == w.tobytes()  # raw bytes, not decimal text
+
+
+def test_symbolic_dims_become_dynamic_and_run_at_any_size():
+    model = _model([onnx.helper.make_node("Relu", ["x"], ["y"])],
+                   [_tensor("x", ["batch", 3])], [_tensor("y", ["batch", 3])])
+    module = import_onnx(model)
+    assert "tensor<?x3xf32>" in str(module)
+    program = Executable(lower(optimize(module)))
+    for n in (1, 5):
+        x = torch.randn(n, 3)
+        torch.testing.assert_close(program.run(x)[0], torch.relu(x))
+
+
+def test_unsupported_ops_are_reported_at_once_with_node_names():
+    nodes = [onnx.helper.make_node("LSTM", ["x", "w", "r"], ["y"], name="rnn0"),
+             onnx.helper.make_node("Det", ["x"], ["d"], name="det0"),
+             onnx.helper.make_node("Det", ["x"], ["e"], name="det1")]
+    model = _model(nodes, [_tensor("x", [1, 2, 2]), _tensor("w", [1, 4, 2]),
+                           _tensor("r", [1, 4, 1])],
+                   [_tensor("y", None), _tensor("d", None), _tensor("e", None)])
+    with pytest.raises(OnnxImportError) as info:
+        import_onnx(model)
+    text = str(info.value)
+    assert "2 unsupported ops (3 nodes)" in text
+    assert "LSTM (no GE mapping for LSTM) x1: nodes 'rnn0'" in text
+    assert "Det (no GE mapping for Det) x2: nodes 'det0', 'det1'" in text
+
+
+def test_external_data_loads_from_beside_the_model(tmp_path):
+    w = np.random.rand(64, 64).astype(np.float32)
+    model = _model([onnx.helper.make_node("MatMul", ["x", "w"], ["y"])],
+                   [_tensor("x", [2, 64])], [_tensor("y", [2, 64])],
+                   [onnx.numpy_helper.from_array(w, "w")])
+    path = tmp_path / "m.onnx"
+    onnx.save(model, str(path), save_as_external_data=True, all_tensors_to_one_file=True,
+              location="weights.bin", size_threshold=0)
+    assert (tmp_path / "weights.bin").exists()
+    x = np.random.rand(2, 64).astype(np.float32)
+    graph = NpuGraph.from_onnx(str(path)).optimize()
+    np.testing.assert_allclose(graph(torch.from_numpy(x)).numpy(), x @ w, rtol=1e-5)
+
+
+def test_graph_parser_and_backend_entry_points():
+    model = _model([onnx.helper.make_node("Sigmoid", ["x"], ["y"])],
+                   [_tensor("x", [2, 3])], [_tensor("y", [2, 3])])
+    graph = GraphParser().parse_onnx_model(model)
+    assert graph.nodes() == ["Node0: Sigmoid (input: x, output: y)"]
+    x = np.random.rand(2, 3).astype(np.float32)
+    (y,) = GEBackend.run_model(model, [x])
+    np.testing.assert_allclose(y, 1 / (1 + np.exp(-x)), rtol=1e-6)
+
+
+def test_ge_import_reads_onnx_files_for_ge_opt(tmp_path):
+    model = _model([onnx.helper.make_node("Relu", ["x"], ["y"])],
+                   [_tensor("x", [2, 3])], [_tensor("y", [2, 3])])
+    path = tmp_path / "relu.onnx"
+    onnx.save(model, str(path))
+    imported = subprocess.run([sys.executable, "-m", "tools.ge_import", str(path)],
+                              capture_output=True, text=True)
+    assert imported.returncode == 0, imported.stderr
+    optimized = subprocess.run([sys.executable, "-m", "tools.ge_opt", "-", "-p", "ge-O3"],
+                               input=imported.stdout, capture_output=True, text=True)
+    assert optimized.returncode == 0, optimized.stderr
+    assert "ge.relu" in optimized.stdout and "ge.hardware" in optimized.stdout
+
+
+@pytest.mark.parametrize("name", ["resnet50", "bert"])
+def test_round_trip_matches_the_pytorch_import(name):
+    """The same model exported by torch.onnx (dynamo) and imported through ONNX
+    fuses into the same task count (within 10%) and computes the same outputs."""
+    logging.disable(logging.WARNING)
+    model, inputs = ZOO[name]()
+    model.eval()
+    proto = torch.onnx.export(model, inputs, dynamo=True, verbose=False).model_proto
+    through_onnx = optimize(import_onnx(proto))
+    through_torch = optimize(import_module(model, inputs))
+
+    def tasks(module):
+        return [op for op in module.body.block.first_op.body.block.ops
+                if not isinstance(op, ge.ConstOp)][:-1]
+
+    assert abs(len(tasks(through_onnx)) - len(tasks(through_torch))) <= 0.1 * len(
+        tasks(through_torch))
+    got = Executable(lower(through_onnx)).run(*inputs)
+    assert_all_close(tuple(got), tuple(Executable(lower(through_torch)).run(*inputs)))
