@@ -38,7 +38,7 @@ from xdsl.dialects.builtin import (
     i32,
     i64,
 )
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from ge_dialect import ge
 from ge_dialect.shapes import ShapeError
@@ -220,6 +220,57 @@ class _OnnxImporter:
             raise Unsupported(f"Constant with {attr.name}")
         return np.array(value, dtype=dtype)
 
+    # ---- subgraphs (If branches, Loop bodies)
+
+    def subgraph(self, graph, leading: list[tuple[str, Attribute]], captured: list[str]):
+        """`graph` as a block: args for `leading` (name, type) pairs, then one per
+        captured outer value; returns the block and its output values."""
+        child = _OnnxImporter(graph, self.opset)
+        child.constants.update(self.constants)
+        from onnx import numpy_helper
+        for init in graph.initializer:
+            child.constants[init.name] = numpy_helper.to_array(init)
+        types = [t for _, t in leading] + [self.values[name].type for name in captured]
+        block = Block(arg_types=types)
+        for (name, _), arg in zip(leading, block.args):
+            child.values[name] = arg
+        for name, arg in zip(captured, block.args[len(leading):]):
+            child.values[name] = arg
+        problems = []
+        for node in graph.node:
+            child.node = node
+            try:
+                child._convert(node)
+            except (Unsupported, OnnxUnsupported, ShapeError) as e:
+                problems.append(f"{node.op_type} ({e})")
+        if problems:
+            raise Unsupported(f"in a subgraph: {'; '.join(problems)}")
+        outputs = [child.value(v.name) for v in graph.output]
+        block.add_ops(child.body)
+        return block, outputs
+
+    def inline(self, graph) -> list:
+        """The subgraph's nodes imported into this graph (a branch known at import);
+        its outputs as values or constants."""
+        from onnx import numpy_helper
+        for init in graph.initializer:
+            self.constants[init.name] = numpy_helper.to_array(init)
+        outer = self.node
+        for node in graph.node:
+            self.node = node
+            self._convert(node)
+        self.node = outer
+        return [self.constants[v.name] if v.name in self.constants else self.value(v.name)
+                for v in graph.output]
+
+    def captures(self, *graphs) -> list[str]:
+        """Outer values the subgraphs read, in a stable order (constants excluded:
+        each region gets its own)."""
+        names = set()
+        for graph in graphs:
+            names |= free_names(graph)
+        return sorted(n for n in names if n in self.values and n not in self.constants)
+
     # ---- helpers for builders
 
     def value_type(self, info) -> TensorType:
@@ -273,6 +324,23 @@ class _OnnxImporter:
                 value = helper.get_attribute_value(a)
                 return value.decode() if isinstance(value, bytes) else value
         return default
+
+
+def free_names(graph) -> set[str]:
+    """Names a graph (and the graphs nested in it) reads but does not define."""
+    from onnx import helper
+    defined = {v.name for v in graph.input} | {t.name for t in graph.initializer}
+    used = set()
+    for node in graph.node:
+        used |= {name for name in node.input if name}
+        for attr in node.attribute:
+            value = helper.get_attribute_value(attr)
+            for sub in (value if isinstance(value, list) else [value]):
+                if hasattr(sub, "node"):
+                    used |= free_names(sub)
+        defined |= set(node.output)
+    used |= {v.name for v in graph.output}
+    return used - defined
 
 
 def _identifier(name: str) -> str:

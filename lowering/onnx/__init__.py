@@ -1,8 +1,9 @@
 """The ONNX -> GE table: one entry per (domain, op type), builders grouped by family.
 
     math.py     elementwise ops, comparisons, casts, reductions, scans
-    nn.py       convolutions, pooling, normalization, softmax, matmuls
+    nn.py       convolutions, pooling, normalization, softmax, attention, matmuls
     shape.py    shapes, data movement, gathers, scatters, pads, sorting
+    control.py  If and Loop
 
 Adding an op is one builder plus one line here; the importer is
 `lowering/onnx_to_ge.py`. `Constant` is handled by the importer itself, and
@@ -12,7 +13,7 @@ any node whose inputs are all constants is evaluated at import.
 from __future__ import annotations
 
 from ge_dialect import ge
-from lowering.onnx import math, nn, shape
+from lowering.onnx import control, math, nn, shape
 from lowering.onnx.common import Builder, OnnxUnsupported
 
 __all__ = ["ONNX_TO_GE", "OnnxUnsupported"]
@@ -105,6 +106,9 @@ ONNX_TO_GE: dict[tuple[str, str], Builder] = {
     ("", "LpPool"): nn.lp_pool,
     ("", "MeanVarianceNormalization"): nn.mean_variance_normalization,
     ("", "MatMul"): nn.matmul,
+    ("", "Attention"): nn.attention,
+    ("", "RotaryEmbedding"): nn.rotary_embedding,
+    ("", "AffineGrid"): nn.affine_grid,
     ("", "Gemm"): nn.gemm,
     ("", "Dropout"): nn.dropout,
     # ---- shapes and data movement
@@ -130,4 +134,8 @@ ONNX_TO_GE: dict[tuple[str, str], Builder] = {
     ("", "TopK"): shape.topk,
     ("", "DepthToSpace"): shape.depth_to_space,
     ("", "SpaceToDepth"): shape.space_to_depth,
+    ("", "CenterCropPad"): shape.center_crop_pad,
+    # ---- control flow
+    ("", "If"): control.if_,
+    ("", "Loop"): control.loop,
 }

@@ -78,8 +78,13 @@ def cast(g, n) -> list:
 
 
 def cast_like(g, n) -> list:
-    x, like = g.input(n, 0), g.input(n, 1)
+    like = g.input(n, 1)
     to = ge.element_type(like.type)
+    constant = g.constant(n, 0)
+    if constant is not None:  # stays a constant (a pad value, an epsilon, ...)
+        from lowering.onnx_to_ge import numpy_dtype
+        return [constant.astype(numpy_dtype(to))]
+    x = g.input(n, 0)
     return [x if ge.element_type(x.type) == to else g.emit(ge.CastOp(x, to))]
 
 

@@ -369,3 +369,169 @@ def lp_pool(g, n) -> list:
                     bool(g.attr(n, "ceil_mode", 0)), True)
     total = g.emit(ge.MulOp(mean, g.scalar(float(np.prod(kernel)), mean)))
     return [g.emit(ge.PowOp(total, g.scalar(1.0 / p, total)))]
+
+
+def _heads(g, x, heads: int):
+    """[B, S, heads * d] -> [B, heads, S, d]."""
+    b, s, hidden = ge.shape_of(x)
+    x = g.emit(ge.ReshapeOp(x, (b, s, heads, hidden // heads)))
+    return g.emit(ge.TransposeOp(x, [0, 2, 1, 3]))
+
+
+def _repeat_heads(g, x, times: int):
+    """Each of x's heads `times` times in a row (grouped-query attention)."""
+    b, h, s, d = ge.shape_of(x)
+    x = g.emit(ge.ReshapeOp(x, (b, h, 1, s, d)))
+    x = g.emit(ge.ExpandOp(x, (b, h, times, s, d)))
+    return g.emit(ge.ReshapeOp(x, (b, h * times, s, d)))
+
+
+def attention(g, n) -> list:
+    """Attention (opset 23): softmax(Q K^T * scale [softcapped] + mask) V, with a
+    boolean or additive mask, causal masking aligned to the cache's end, a KV
+    cache (past_key / past_value in, present_* out) and grouped-query heads."""
+    if g.has_input(n, 6) or g.attr(n, "left_window_size", -1) != -1 or g.attr(
+            n, "right_window_size", -1) != -1:
+        raise OnnxUnsupported("Attention with nonpad_kv_seqlen or a sliding window")
+    q, k, v = g.input(n, 0), g.input(n, 1), g.input(n, 2)
+    three_d = len(ge.shape_of(q)) == 3
+    if three_d:
+        q = _heads(g, q, int(g.attr(n, "q_num_heads")))
+        k = _heads(g, k, int(g.attr(n, "kv_num_heads")))
+        v = _heads(g, v, int(g.attr(n, "kv_num_heads")))
+    if any(d < 0 for x in (q, k, v) for d in ge.shape_of(x)):
+        raise OnnxUnsupported("Attention with dynamic shapes")
+    if g.has_input(n, 4):
+        k = g.emit(ge.ConcatOp([g.input(n, 4), k], 2))
+        v = g.emit(ge.ConcatOp([g.input(n, 5), v], 2))
+    present_k, present_v = k, v
+    past = ge.shape_of(g.input(n, 4))[2] if g.has_input(n, 4) else 0
+    q_len, kv_len = ge.shape_of(q)[2], ge.shape_of(k)[2]
+    dtype = numpy_dtype_of(q)
+    neg_inf = g.scalar(float("-inf"), q)
+    # the additive bias: the mask (padded to the cache's length), then causality
+    bias = None
+    if g.has_input(n, 3):
+        bias = g.input(n, 3)
+        width = kv_len - ge.shape_of(bias)[-1]
+        rank = len(ge.shape_of(bias))
+        boolean = ge.element_type(bias.type) == ge.i1
+        if width > 0:
+            bias = g.emit(ge.PadOp(bias, [0] * rank, [0] * (rank - 1) + [width], "constant",
+                                   0.0 if boolean else float("-inf")))
+        if boolean:
+            bias = g.emit(ge.WhereOp(bias, g.scalar(0, q), neg_inf))
+    if g.attr(n, "is_causal", 0):
+        allowed = np.arange(kv_len)[None, :] <= np.arange(q_len)[:, None] + past
+        causal = g.const(np.where(allowed, 0, -np.inf).astype(dtype))
+        bias = causal if bias is None else g.emit(ge.AddOp(bias, causal))
+    heads, kv_heads = ge.shape_of(q)[1], ge.shape_of(k)[1]
+    if heads != kv_heads:
+        k, v = _repeat_heads(g, k, heads // kv_heads), _repeat_heads(g, v, heads // kv_heads)
+    scale = g.attr(n, "scale")
+    scale = float(1 / np.sqrt(ge.shape_of(q)[3])) if scale is None else float(scale)
+    root = g.scalar(float(np.sqrt(scale)), q)
+    kt = g.emit(ge.TransposeOp(k, [0, 1, 3, 2]))
+    scores = g.emit(ge.MatMulOp(g.emit(ge.MulOp(q, root)), g.emit(ge.MulOp(kt, root))))
+    softcap = float(g.attr(n, "softcap", 0.0))
+    if softcap > 0:
+        capped = g.emit(ge.TanhOp(g.emit(ge.DivOp(scores, g.scalar(softcap, scores)))))
+        scores = g.emit(ge.MulOp(capped, g.scalar(softcap, scores)))
+    biased = scores if bias is None else g.emit(ge.AddOp(scores, bias))
+    precision = g.attr(n, "softmax_precision")
+    wide = biased
+    if precision is not None:
+        from lowering.onnx_to_ge import element_type
+        if element_type(precision) != ge.element_type(q.type):
+            wide = g.emit(ge.CastOp(biased, element_type(precision)))
+    probs = g.emit(ge.SoftmaxOp(wide, -1, safe=True))  # a row masked throughout gives 0
+    if probs.type != biased.type:
+        probs = g.emit(ge.CastOp(probs, ge.element_type(q.type)))
+    y = g.emit(ge.MatMulOp(probs, v))
+    if three_d:
+        b, h, s, d = ge.shape_of(y)
+        y = g.emit(ge.ReshapeOp(g.emit(ge.TransposeOp(y, [0, 2, 1, 3])), (b, s, h * d)))
+    mode = int(g.attr(n, "qk_matmul_output_mode", 0))
+    qk_out = {0: scores, 1: scores, 2: biased, 3: probs}.get(mode, scores)
+    return [y, present_k, present_v, qk_out][:len(n.output)]
+
+
+def numpy_dtype_of(value) -> np.dtype:
+    from lowering.onnx_to_ge import numpy_dtype
+    return numpy_dtype(ge.element_type(value.type))
+
+
+def affine_grid(g, n) -> list:
+    """The sampling grid of affine transforms theta [N, 2, 3] (or [N, 3, 4]):
+    the base grid of normalized coordinates, a constant, times theta^T."""
+    theta = g.input(n, 0)
+    size = [int(v) for v in np.asarray(g.constant(n, 1)).reshape(-1)] if g.constant(
+        n, 1) is not None else None
+    if size is None:
+        raise OnnxUnsupported("AffineGrid with a size computed at run time")
+    corners = bool(g.attr(n, "align_corners", 0))
+    spatial = size[2:]
+
+    def axis(length: int) -> np.ndarray:
+        if corners:
+            return np.linspace(-1, 1, length) if length > 1 else np.zeros(1)
+        return (np.arange(length) * 2 + 1) / length - 1
+
+    coords = np.meshgrid(*[axis(d) for d in spatial], indexing="ij")[::-1]  # x first
+    base = np.stack([*coords, np.ones(spatial)], axis=-1).reshape(1, -1, len(spatial) + 1)
+    dtype = numpy_dtype_of(theta)
+    grid = g.emit(ge.MatMulOp(g.const(base.astype(dtype)),
+                              g.emit(ge.TransposeOp(theta, [0, 2, 1]))))
+    return [g.emit(ge.ReshapeOp(grid, (size[0], *spatial, len(spatial))))]
+
+
+def rotary_embedding(g, n) -> list:
+    """RotaryEmbedding (opset 23): x * cos + rotate(x) * sin on the first
+    rotary_embedding_dim features of each head, the caches indexed by position."""
+    x, cos, sin = g.input(n, 0), g.input(n, 1), g.input(n, 2)
+    shape = _static_shape(x)
+    three_d = len(shape) == 3
+    if three_d:
+        heads = int(g.attr(n, "num_heads", 0))
+        if not heads:
+            raise OnnxUnsupported("3-D RotaryEmbedding without num_heads")
+        b, s, hidden = shape
+        x = g.emit(ge.ReshapeOp(x, (b, s, heads, hidden // heads)))
+        x = g.emit(ge.TransposeOp(x, [0, 2, 1, 3]))
+    b, h, s, d = ge.shape_of(x)
+    rot = int(g.attr(n, "rotary_embedding_dim", 0)) or d
+    if g.has_input(n, 3):  # caches [max_pos, rot / 2] picked by position_ids [B, S]
+        pos = g.input(n, 3)
+        cos = g.emit(ge.IndexOp(cos, [pos], [0]))
+        sin = g.emit(ge.IndexOp(sin, [pos], [0]))
+    half = rot // 2
+    cos = g.emit(ge.ReshapeOp(cos, (b, 1, s, half)))  # [B, 1, S, rot / 2]
+    sin = g.emit(ge.ReshapeOp(sin, (b, 1, s, half)))
+    part = x if rot == d else g.emit(ge.SliceOp(x, 3, 0, rot))
+    if g.attr(n, "interleaved", 0):
+        pairs = g.emit(ge.ReshapeOp(part, (b, h, s, half, 2)))
+        first = g.emit(ge.ReshapeOp(g.emit(ge.SliceOp(pairs, 4, 0, 1)), (b, h, s, half)))
+        second = g.emit(ge.ReshapeOp(g.emit(ge.SliceOp(pairs, 4, 1, 2)), (b, h, s, half)))
+    else:
+        first = g.emit(ge.SliceOp(part, 3, 0, half))
+        second = g.emit(ge.SliceOp(part, 3, half, rot))
+    out_first = g.emit(ge.SubOp(g.emit(ge.MulOp(first, cos)), g.emit(ge.MulOp(second, sin))))
+    out_second = g.emit(ge.AddOp(g.emit(ge.MulOp(second, cos)), g.emit(ge.MulOp(first, sin))))
+    if g.attr(n, "interleaved", 0):
+        pairs = [g.emit(ge.ReshapeOp(v, (b, h, s, half, 1))) for v in (out_first, out_second)]
+        rotated = g.emit(ge.ReshapeOp(g.emit(ge.ConcatOp(pairs, 4)), (b, h, s, rot)))
+    else:
+        rotated = g.emit(ge.ConcatOp([out_first, out_second], 3))
+    if rot != d:
+        rotated = g.emit(ge.ConcatOp([rotated, g.emit(ge.SliceOp(x, 3, rot, d))], 3))
+    if three_d:
+        rotated = g.emit(ge.TransposeOp(rotated, [0, 2, 1, 3]))
+        rotated = g.emit(ge.ReshapeOp(rotated, shape))
+    return [rotated]
+
+
+def _static_shape(x) -> tuple[int, ...]:
+    shape = ge.shape_of(x)
+    if any(d < 0 for d in shape):
+        raise OnnxUnsupported("a dynamic shape")
+    return shape

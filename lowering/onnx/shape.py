@@ -256,3 +256,24 @@ def space_to_depth(g, n) -> list:
     crd = g.attr(n, "mode", "DCR") == "CRD"
     y = g.emit(ge.TransposeOp(y, [0, 1, 3, 5, 2, 4] if crd else [0, 3, 5, 1, 2, 4]))
     return [g.emit(ge.ReshapeOp(y, (b, c * s * s, h // s, w // s)))]
+
+
+def center_crop_pad(g, n) -> list:
+    """Crop or zero-pad each of `axes` to the target size, centered (an odd
+    difference leaves the extra element at the end)."""
+    x = g.input(n, 0)
+    target = ints(g, n, 1, "the target shape")
+    rank = len(ge.shape_of(x))
+    axes = [a % rank for a in g.attr(n, "axes", list(range(rank)))]
+    low, high = [0] * rank, [0] * rank
+    for axis, size in zip(axes, target):
+        dim = _static(x, "CenterCropPad")[axis]
+        if size < dim:
+            start = (dim - size) // 2
+            x = g.emit(ge.SliceOp(x, axis, start, start + size))
+        elif size > dim:
+            low[axis] = (size - dim) // 2
+            high[axis] = size - dim - low[axis]
+    if any(low) or any(high):
+        x = g.emit(ge.PadOp(x, low, high, "constant", 0.0))
+    return [x]

@@ -46,7 +46,8 @@ FAST = (
     "test_scatter_elements_with_reduction_max", "test_scatternd", "test_constant_pad",
     "test_edge_pad", "test_top_k", "test_onehot_with_axis", "test_tril", "test_hardmax_example",
     "test_resize_upsample_scales_linear", "test_depthtospace_crd_mode_example",
-    "test_range_float_type_positive_delta", "test_size",
+    "test_range_float_type_positive_delta", "test_size", "test_if", "test_attention_4d_gqa",
+    "test_rms_normalization_2d_axis1", "test_gridsample",
 )
 
 
@@ -175,3 +176,25 @@ def test_round_trip_matches_the_pytorch_import(name):
         tasks(through_torch))
     got = Executable(lower(through_onnx)).run(*inputs)
     assert_all_close(tuple(got), tuple(Executable(lower(through_torch)).run(*inputs)))
+
+
+def test_loop_becomes_a_ge_while_and_counts_like_onnx():
+    """Loop(M = 5, cond, total) adding i * x each trip, with x read from outside."""
+    h = onnx.helper
+    body = h.make_graph(
+        [h.make_node("Cast", ["i"], ["i_f"], to=onnx.TensorProto.FLOAT),
+         h.make_node("Mul", ["i_f", "x"], ["step"]),
+         h.make_node("Add", ["total_in", "step"], ["total_out"]),
+         h.make_node("Identity", ["cond_in"], ["cond_out"])],
+        "body",
+        [_tensor("i", [], onnx.TensorProto.INT64), _tensor("cond_in", [], onnx.TensorProto.BOOL),
+         _tensor("total_in", [3])],
+        [_tensor("cond_out", [], onnx.TensorProto.BOOL), _tensor("total_out", [3])])
+    model = _model([h.make_node("Loop", ["M", "", "zeros"], ["total"], body=body)],
+                   [_tensor("x", [3]), _tensor("zeros", [3])], [_tensor("total", [3])],
+                   [onnx.numpy_helper.from_array(np.array(5, dtype=np.int64), "M")])
+    module = import_onnx(model)
+    assert "ge.while" in str(module)
+    x = np.array([1.0, 2.0, -1.0], dtype=np.float32)
+    (total,) = GEBackend.run_model(model, [x, np.zeros(3, np.float32)])
+    np.testing.assert_allclose(total, x * (0 + 1 + 2 + 3 + 4))

@@ -48,15 +48,15 @@ func.func @interpolate_both(%x: tensor<1x4x8x8xf32>) -> tensor<1x4x16x16xf32> {
 
 // -----
 
-// CHECK: {{^}}ge.interpolate: mode must be one of nearest, bilinear, got 'bicubic'{{$}}
+// CHECK: {{^}}ge.interpolate: mode must be one of nearest, bilinear, bicubic, got 'trilinear'{{$}}
 func.func @interpolate_mode(%x: tensor<1x4x8x8xf32>) -> tensor<1x4x16x16xf32> {
-  %y = ge.interpolate %x {mode = "bicubic", align_corners = false, size = array<i64: 16, 16>} : tensor<1x4x8x8xf32> -> tensor<1x4x16x16xf32>
+  %y = ge.interpolate %x {mode = "trilinear", align_corners = false, size = array<i64: 16, 16>} : tensor<1x4x8x8xf32> -> tensor<1x4x16x16xf32>
   func.return %y : tensor<1x4x16x16xf32>
 }
 
 // -----
 
-// CHECK: {{^}}ge.interpolate: align_corners applies to bilinear mode only{{$}}
+// CHECK: {{^}}ge.interpolate: align_corners applies to bilinear and bicubic modes only{{$}}
 func.func @interpolate_corners(%x: tensor<1x4x8x8xf32>) -> tensor<1x4x16x16xf32> {
   %y = ge.interpolate %x {mode = "nearest", align_corners = true, size = array<i64: 16, 16>} : tensor<1x4x8x8xf32> -> tensor<1x4x16x16xf32>
   func.return %y : tensor<1x4x16x16xf32>
