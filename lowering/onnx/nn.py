@@ -112,14 +112,19 @@ def max_pool(g, n) -> list:
     raise OnnxUnsupported(f"{spatial}-D MaxPool with indices")
 
 
-def average_pool(g, n) -> list:
-    x = g.input(n, 0)
+def _window(g, n, x):
+    """(spatial rank, kernel, strides, low pads, high pads) of an undilated pool."""
     spatial = _spatial(g, n, x)
     kernel = list(g.attr(n, "kernel_shape"))
     strides = list(g.attr(n, "strides", [1] * spatial))
     if any(d != 1 for d in g.attr(n, "dilations", [1] * spatial)):
-        raise OnnxUnsupported("AveragePool with dilations")
-    low, high = _pads(g, n, x, kernel, strides, [1] * spatial)
+        raise OnnxUnsupported(f"{n.op_type} with dilations")
+    return (spatial, kernel, strides) + _pads(g, n, x, kernel, strides, [1] * spatial)
+
+
+def average_pool(g, n) -> list:
+    x = g.input(n, 0)
+    spatial, kernel, strides, low, high = _window(g, n, x)
     include = bool(g.attr(n, "count_include_pad", 0))
     ceil = bool(g.attr(n, "ceil_mode", 0))
     if low != high or any(2 * max(a, b) > k for a, b, k in zip(low, high, kernel)):
@@ -356,12 +361,7 @@ def lp_pool(g, n) -> list:
     """(sum over each window of |x|^p)^(1/p): an average pool counting the
     padding, times the window size."""
     x = g.input(n, 0)
-    spatial = _spatial(g, n, x)
-    kernel = list(g.attr(n, "kernel_shape"))
-    strides = list(g.attr(n, "strides", [1] * spatial))
-    if any(d != 1 for d in g.attr(n, "dilations", [1] * spatial)):
-        raise OnnxUnsupported("LpPool with dilations")
-    low, high = _pads(g, n, x, kernel, strides, [1] * spatial)
+    spatial, kernel, strides, low, high = _window(g, n, x)
     p = float(g.attr(n, "p", 2))
     powered = g.emit(ge.PowOp(g.emit(ge.AbsOp(x)), g.scalar(p, x)))
     powered, pads = _symmetric(g, powered, low, high, 0.0, kernel)
