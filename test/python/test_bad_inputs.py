@@ -44,12 +44,12 @@ def x24():
 UNSUPPORTED_MODELS = {
     "cummax": (Fn(lambda x: torch.cummax(x, 1)[0]), (x24(),), UnsupportedOpError,
                "aten.cummax.default x1 (no GE mapping)"),
-    "median": (Fn(lambda x: torch.median(x, 1)[0]), (x24(),), UnsupportedOpError,
-               "aten.median.dim x1 (no GE mapping)"),
-    "kthvalue": (Fn(lambda x: torch.kthvalue(x, 2, 1)[0]), (x24(),), UnsupportedOpError,
-                 "aten.kthvalue.default x1 (no GE mapping)"),
-    "i0": (Fn(lambda x: torch.i0(x)), (x24(),), UnsupportedOpError,
-             "aten.i0.default x1 (no GE mapping)"),
+    "mode": (Fn(lambda x: torch.mode(x, 1)[0]), (x24(),), UnsupportedOpError,
+             "aten.mode.default x1 (no GE mapping)"),
+    "nanmedian": (Fn(lambda x: torch.nanmedian(x, 1)[0]), (x24(),), UnsupportedOpError,
+                  "aten.nanmedian.dim x1 (no GE mapping)"),
+    "bucketize": (Fn(lambda x: torch.bucketize(x, torch.tensor([0.0, 1.0]))), (x24(),),
+                  UnsupportedOpError, "aten.bucketize.Tensor x1 (no GE mapping)"),
     "boolean_mask": (Fn(lambda x: x[x > 0].sum()), (x24(),), UnsupportedOpError,
                      "aten.index.Tensor x1 (indexing with a boolean mask (its result size "
                      "depends on the data); use torch.where)"),
