@@ -36,7 +36,7 @@ import numpy as np
 import onnx
 import onnx.numpy_helper
 
-from tools.op_coverage import _TimeLimit, time_limit
+from tools.op_coverage import _ranked, _TimeLimit, time_limit
 
 REPO = Path(__file__).resolve().parents[1]
 DOC = REPO / "docs" / "onnx-coverage.md"
@@ -190,10 +190,10 @@ def render(records: list[dict]) -> str:
         "",
     ]
     reasons = Counter(r["detail"] for r in records if r["status"] == "excluded")
-    lines += [f"- {reason}: {n}" for reason, n in reasons.most_common()]
+    lines += [f"- {reason}: {n}" for reason, n in _ranked(reasons)]
     lines += ["", "## Unsupported, by cause", "", "| cause | cases |", "|---|---|"]
     lines += [f"| {what.replace('|', '/')} | {n} |"
-              for what, n in unsupported_ops(records).most_common()]
+              for what, n in _ranked(unsupported_ops(records))]
     lines.append("")
     for status in ("wrong", "crash", "unsupported", "pass"):
         group = sorted((r for r in records if r["status"] == status), key=lambda r: r["name"])

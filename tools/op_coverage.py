@@ -4,6 +4,7 @@
     python -m tools.op_coverage --only sin cat   # some OpInfos, verbose
     python -m tools.op_coverage --write          # sweep, then write the JSON and the doc
     python -m tools.op_coverage --render         # rewrite the doc from the committed JSON
+    python -m tools.op_coverage --check          # is the doc current?
 
 For every OpInfo of `torch.testing._internal.common_methods_invocations.op_db`
 that supports float32 on the CPU, the first few sample inputs (index tensors
@@ -261,6 +262,11 @@ def _builder_name(builder) -> str:
     return name if name != "<lambda>" else "lambda"
 
 
+def _ranked(counts: Counter) -> list[tuple[str, int]]:
+    """Most frequent first, ties by name: the doc must not depend on hash order."""
+    return sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+
+
 def render(records: list[dict]) -> str:
     by_status: dict[str, list[dict]] = {}
     for r in records:
@@ -279,7 +285,7 @@ def render(records: list[dict]) -> str:
         "| ATen op | OpInfos |",
         "|---|---|",
     ]
-    lines += [f"| `{op}` | {n} |" for op, n in unsupported_ops(records).most_common()]
+    lines += [f"| `{op}` | {n} |" for op, n in _ranked(unsupported_ops(records))]
     lines += ["", "## OpInfo results", ""]
     for status in ("wrong", "crash", "unsupported", "pass", "out_of_scope", "export"):
         group = sorted(by_status.get(status, []), key=lambda r: r["name"])
@@ -301,10 +307,17 @@ def main(argv=None) -> int:
     p.add_argument("--samples", type=int, default=SAMPLES, help="samples per OpInfo")
     p.add_argument("--write", action="store_true", help="write the JSON and the doc")
     p.add_argument("--render", action="store_true", help="rewrite the doc from the JSON")
+    p.add_argument("--check", action="store_true",
+                   help="exit 1 if the doc is not what the JSON and the table render to")
     p.add_argument("-v", "--verbose", action="store_true")
     args = p.parse_args(argv)
-    if args.render:
-        DOC.write_text(render(json.loads(RESULTS.read_text())))
+    if args.render or args.check:
+        text = render(json.loads(RESULTS.read_text()))
+        if args.check:
+            stale = DOC.read_text() != text
+            print(f"{DOC.name} is {'stale: run --write or --render' if stale else 'current'}")
+            return 1 if stale else 0
+        DOC.write_text(text)
         return 0
     ops = float32_opinfos()
     if args.only:

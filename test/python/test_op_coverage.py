@@ -5,6 +5,8 @@ varied subset runs in `make test` and must pass with no wrong result, and
 docs/op-coverage.md must be what the committed sweep results render to."""
 
 import json
+import subprocess
+import sys
 
 import pytest
 
@@ -16,14 +18,11 @@ from tools import op_coverage  # noqa: E402
 # sorting, gathers, scatters, shapes, pads, convolutions, pools, norms,
 # activations, resizing, matmuls.
 FAST = (
-    "sin", "atan2", "remainder", "floor_divide", "clamp", "where", "isnan", "sum", "amax",
-    "var", "prod", "cumsum", "argmax", "topk", "sort", "gather", "index_select",
-    "scatter_add", "scatter", "take_along_dim", "cat", "flip", "repeat", "roll",
-    "nn.functional.pad.reflect", "nn.functional.conv1d", "nn.functional.conv3d",
-    "nn.functional.max_pool2d", "nn.functional.avg_pool1d", "nn.functional.group_norm",
-    "nn.functional.rms_norm", "nn.functional.layer_norm", "nn.functional.silu",
-    "nn.functional.elu", "nn.functional.softplus", "log_softmax", "softmax",
-    "nn.functional.interpolate.bilinear", "matmul", "einsum",
+    "sin", "atan2", "floor_divide", "where", "isnan", "var", "prod", "cumsum", "topk",
+    "sort", "gather", "scatter_add", "take_along_dim", "flip", "roll", "diagonal",
+    "nn.functional.pad.reflect", "nn.functional.conv1d", "nn.functional.max_pool2d",
+    "nn.functional.group_norm", "nn.functional.rms_norm", "nn.functional.elu",
+    "log_softmax", "nn.functional.interpolate.bilinear", "einsum", "special.zeta",
 )
 
 
@@ -47,8 +46,10 @@ def test_out_of_scope_is_decided_by_name_with_a_reason():
 
 
 def test_doc_is_current():
+    """Rendered in a fresh process: tests in this one may add entries (plugins,
+    custom ops) to the importer's table that the doc must not list."""
+    check = subprocess.run([sys.executable, "-m", "tools.op_coverage", "--check"],
+                           capture_output=True, text=True, cwd=op_coverage.REPO)
+    assert check.returncode == 0, check.stdout + check.stderr
     records = json.loads(op_coverage.RESULTS.read_text())
-    assert op_coverage.DOC.read_text() == op_coverage.render(records), (
-        "docs/op-coverage.md is stale: run python -m tools.op_coverage --write (the sweep) "
-        "or --render (after a change to the importer's table)")
     assert not [r for r in records if r["status"] in ("wrong", "crash")]
