@@ -11,8 +11,11 @@ produces, so every pass and the runtime work unchanged.
 - Initializers become `ge.const` from their raw bytes; value names become SSA
   name hints; symbolic dims (`dim_param`) become `?`.
 - A node whose inputs are all constants (a `Constant`, shape arithmetic on
-  static shapes, ...) is evaluated at import by onnx's reference evaluator
-  and kept as a constant, as the PyTorch importer keeps `torch.full`.
+  static shapes, ...) is built into GE ops like any other, and those ops are
+  run at once with the runtime's kernels (as the `constant-fold` pass does);
+  its outputs are kept as constants, which later builders read as shapes,
+  axes or pads. A node GE has no mapping for stays unsupported even then:
+  no value in the graph comes from anything but GE's own kernels.
 - Every unsupported node is reported at once, with its name and op type.
 - Models with external data load from the directory of the .onnx file.
 """
@@ -38,7 +41,7 @@ from xdsl.dialects.builtin import (
     i32,
     i64,
 )
-from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, OpResult, SSAValue
 
 from ge_dialect import ge
 from ge_dialect.shapes import ShapeError
@@ -169,12 +172,13 @@ class _OnnxImporter:
         if node.op_type == "Constant" and not node.domain:
             self.constants[node.output[0]] = self._constant_attribute(node)
             return
-        if self._all_constant(node) and self._fold(node):
-            return
         if builder is None:
             domain = f"{node.domain}." if node.domain else ""
             raise Unsupported(f"no GE mapping for {domain}{node.op_type}")
+        start = len(self.body)
         outputs = builder(self, node)
+        if self._all_constant(node) and not _has_subgraphs(node):
+            outputs = self._fold(start, outputs)
         for name, value in zip(node.output, outputs):
             if not name:
                 continue
@@ -187,25 +191,42 @@ class _OnnxImporter:
     def _all_constant(self, node) -> bool:
         return all(not name or name in self.constants for name in node.input)
 
-    def _fold(self, node) -> bool:
-        """Evaluate a node of constants now; False if the evaluator cannot (or if
-        the node has subgraphs, which may read values from this graph)."""
-        from onnx import AttributeProto
-        from onnx.reference import ReferenceEvaluator
+    def _fold(self, start: int, outputs: list) -> list:
+        """The ops a node of constants emitted (body[start:]) run now with the
+        runtime's kernels; its outputs as NumPy arrays, those ops dropped.
+        Outputs unchanged if an op has no kernel or a result is too large."""
+        from runtime import kernels
+        from runtime.program import compile_op
 
-        if any(a.type in (AttributeProto.GRAPH, AttributeProto.GRAPHS) for a in node.attribute):
-            return False
-        inputs = {name: self.constants[name] for name in node.input if name}
+        emitted = self.body[start:]
+        known: dict[SSAValue, Any] = {}
         try:
-            results = ReferenceEvaluator(node).run(None, inputs)
-        except Exception:  # noqa: BLE001 - the builder then gets to try
-            return False
-        if any(np.asarray(r).size > CONSTANT_FOLD_LIMIT for r in results):
-            return False
-        for name, value in zip(node.output, results):
-            if name:
-                self.constants[name] = np.asarray(value)
-        return True
+            for op in emitted:
+                if any(not r.type.has_static_shape() and not isinstance(op, ge.ArangeOp)
+                       for r in op.results):
+                    return outputs
+                args = [known[v] if v in known else _constant_tensor(v) for v in op.operands]
+                if any(a is None for a in args):
+                    return outputs
+                results = compile_op(op)(*args)
+                results = [results] if not isinstance(results, (list, tuple)) else results
+                if any(r.numel() > CONSTANT_FOLD_LIMIT for r in results):
+                    return outputs
+                known.update(zip(op.results, results))
+        except (kernels.KernelError, RuntimeError, ValueError, TypeError, IndexError):
+            return outputs  # GE computes it at run time (or refuses it at load)
+        folded = []
+        for value in outputs:
+            if isinstance(value, SSAValue):
+                tensor = known[value] if value in known else _constant_tensor(value)
+                if tensor is None:
+                    return outputs
+                value = tensor.detach().contiguous().numpy()
+            folded.append(value)
+        dropped = {r for op in emitted for r in op.results}
+        del self.body[start:]
+        self.values = {k: v for k, v in self.values.items() if v not in dropped}
+        return folded
 
     def _constant_attribute(self, node) -> np.ndarray:
         from onnx import helper, numpy_helper
@@ -324,6 +345,20 @@ class _OnnxImporter:
                 value = helper.get_attribute_value(a)
                 return value.decode() if isinstance(value, bytes) else value
         return default
+
+
+def _has_subgraphs(node) -> bool:
+    """A node with a graph attribute (If, Loop) may read values of the outer graph."""
+    from onnx import AttributeProto
+    return any(a.type in (AttributeProto.GRAPH, AttributeProto.GRAPHS) for a in node.attribute)
+
+
+def _constant_tensor(value: SSAValue):
+    """The host tensor of a `ge.const` result, else None."""
+    from runtime import kernels
+    if isinstance(value, OpResult) and isinstance(value.owner, ge.ConstOp):
+        return kernels.tensor_from_attr(value.owner.value)
+    return None
 
 
 def free_names(graph) -> set[str]:

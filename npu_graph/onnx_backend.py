@@ -78,10 +78,8 @@ class GEBackendRep(onnx.backend.base.BackendRep):
             del model.graph.input[:]
             model.graph.input.extend(kept_inputs)
             kept = [i for i in range(len(inputs)) if i not in fixed]
-            try:
-                self.specialized[key] = (compile_model(model), kept)
-            except OnnxImportError:
-                raise self.error from None  # the values were not what it lacked
+            # an OnnxImportError here names what is still missing with the values known
+            self.specialized[key] = (compile_model(model), kept)
         return self.specialized[key]
 
 

@@ -7,7 +7,8 @@
 
 Adding an op is one builder plus one line here; the importer is
 `lowering/onnx_to_ge.py`. `Constant` is handled by the importer itself, and
-any node whose inputs are all constants is evaluated at import.
+the GE ops of a node whose inputs are all constants are run at import by the
+runtime's kernels.
 """
 
 from __future__ import annotations
@@ -125,6 +126,7 @@ ONNX_TO_GE: dict[tuple[str, str], Builder] = {
     ("", "Shape"): shape.shape,
     ("", "Size"): shape.size,
     ("", "ConstantOfShape"): shape.constant_of_shape,
+    ("", "Range"): shape.range_,
     ("", "Gather"): shape.gather,
     ("", "GatherElements"): shape.gather_elements,
     ("", "GatherND"): shape.gather_nd,

@@ -310,6 +310,11 @@ def resize(g, n) -> list:
         scale = [float(v) for v in scales.reshape(-1)]
         if scale[:2] != [1.0, 1.0]:
             raise OnnxUnsupported("Resize of the batch or channel dim")
+        if corners and any(not float(d * s).is_integer()
+                           for d, s in zip(ge.shape_of(x)[2:], scale[2:])):
+            # ONNX then maps corners through the unrounded size (d * s - 1),
+            # torch through the rounded output size
+            raise OnnxUnsupported("align_corners Resize by scales to a fractional size")
         op = ge.InterpolateOp(x, ge_mode, None, scale[2:], corners)
     else:
         raise OnnxUnsupported("Resize with scales and sizes computed at run time")

@@ -147,6 +147,23 @@ def constant_of_shape(g, n) -> list:
     return [np.full(target, fill.reshape(-1)[0], dtype=fill.dtype)]
 
 
+def range_(g, n) -> list:
+    """Range(start, limit, delta): its length depends on the values, so GE needs
+    them at compile time; element i is start + i * delta, as ONNX defines it."""
+    bounds = [g.constant(n, i) for i in range(3)]
+    if any(b is None for b in bounds):
+        raise OnnxUnsupported("Range of run-time bounds; GE needs them constant")
+    start, limit, delta = (np.asarray(b).reshape(()) for b in bounds)
+    if delta == 0:
+        raise OnnxUnsupported("Range with delta 0")
+    if np.issubdtype(start.dtype, np.integer):
+        count = -(-(int(limit) - int(start)) // int(delta))
+    else:
+        count = int(np.ceil((float(limit) - float(start)) / float(delta)))
+    steps = np.arange(max(count, 0)).astype(start.dtype)
+    return [(start + steps * delta).astype(start.dtype)]
+
+
 def _normalized(g, index, size: int):
     """Negative indices count from the end, as ONNX allows and torch.gather does not."""
     if size < 0:
@@ -227,12 +244,17 @@ def pad(g, n) -> list:
 
 
 def topk(g, n) -> list:
+    """TopK: ONNX orders equal elements by index, lowest first, which torch.topk
+    does not promise; a stable sort does, so TopK is the head of one."""
     x = g.input(n, 0)
     (k,) = ints(g, n, 1, "K")
-    op = ge.TopKOp(x, k, int(g.attr(n, "axis", -1)), bool(g.attr(n, "largest", 1)),
-                   bool(g.attr(n, "sorted", 1)))
-    g.emit(op)
-    return [op.values, op.indices]
+    axis = int(g.attr(n, "axis", -1)) % len(ge.shape_of(x))
+    if ge.shape_of(x)[axis] < 0:
+        raise OnnxUnsupported("TopK along a dynamic dim")
+    order = ge.SortOp(x, axis, bool(g.attr(n, "largest", 1)), True)
+    g.emit(order)
+    return [g.emit(ge.SliceOp(order.values, axis, 0, k)),
+            g.emit(ge.SliceOp(order.indices, axis, 0, k))]
 
 
 def depth_to_space(g, n) -> list:

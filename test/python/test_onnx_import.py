@@ -198,3 +198,35 @@ def test_loop_becomes_a_ge_while_and_counts_like_onnx():
     x = np.array([1.0, 2.0, -1.0], dtype=np.float32)
     (total,) = GEBackend.run_model(model, [x, np.zeros(3, np.float32)])
     np.testing.assert_allclose(total, x * (0 + 1 + 2 + 3 + 4))
+
+
+def test_nodes_of_constants_fold_through_ge_kernels_only():
+    """Shape arithmetic on constants folds at import (Range, Shape, Gather feed a
+    Reshape); an op with no GE mapping stays unsupported even on constants."""
+    h = onnx.helper
+    nodes = [h.make_node("Shape", ["x"], ["shape"]),
+             h.make_node("Gather", ["shape", "zero"], ["rows"], axis=0),
+             h.make_node("Range", ["start", "six", "one"], ["cols"]),
+             h.make_node("Size", ["cols"], ["ncols"]),
+             h.make_node("Unsqueeze", ["ncols", "zero1"], ["ncols1"]),
+             h.make_node("Unsqueeze", ["rows", "zero1"], ["rows1"]),
+             h.make_node("Div", ["ncols1", "two"], ["half"]),
+             h.make_node("Concat", ["rows1", "half", "half"], ["target"], axis=0),
+             h.make_node("Reshape", ["x", "target"], ["y"])]
+    c = onnx.numpy_helper.from_array
+    inits = [c(np.array(0, np.int64), "zero"), c(np.array([0], np.int64), "zero1"),
+             c(np.array(0, np.int64), "start"), c(np.array(6, np.int64), "six"),
+             c(np.array(1, np.int64), "one"), c(np.array([2], np.int64), "two")]
+    model = _model(nodes, [_tensor("x", [2, 9])], [_tensor("y", [2, 3, 3])], inits)
+    module = import_onnx(model)
+    assert [op.name for op in module.walk() if op.name.startswith("ge.")] == ["ge.reshape"]
+    x = np.random.rand(2, 9).astype(np.float32)
+    (y,) = GEBackend.run_model(model, [x])
+    np.testing.assert_array_equal(y, x.reshape(2, 3, 3))
+
+    det = _model([h.make_node("Det", ["w"], ["d"], name="det0"),
+                  h.make_node("Add", ["x", "d"], ["y"])],
+                 [_tensor("x", [])], [_tensor("y", [])],
+                 [c(np.eye(2, dtype=np.float32), "w")])
+    with pytest.raises(OnnxImportError, match="Det .no GE mapping for Det. x1: nodes 'det0'"):
+        import_onnx(det)
