@@ -3,6 +3,7 @@
     math.py     elementwise ops, comparisons, casts, reductions, scans
     nn.py       convolutions, pooling, normalization, softmax, attention, matmuls
     shape.py    shapes, data movement, gathers, scatters, pads, sorting
+    resize.py   Resize (ge.interpolate, or separable gathered taps)
     control.py  If and Loop
 
 Adding an op is one builder plus one line here; the importer is
@@ -14,7 +15,7 @@ runtime's kernels.
 from __future__ import annotations
 
 from ge_dialect import ge
-from lowering.onnx import control, math, nn, shape
+from lowering.onnx import control, math, nn, resize, shape
 from lowering.onnx.common import Builder, OnnxUnsupported
 
 __all__ = ["ONNX_TO_GE", "OnnxUnsupported"]
@@ -100,7 +101,7 @@ ONNX_TO_GE: dict[tuple[str, str], Builder] = {
     ("", "LogSoftmax"): nn.softmax(ge.LogSoftmaxOp),
     ("", "Hardmax"): nn.hardmax,
     ("", "LpNormalization"): nn.lp_normalization,
-    ("", "Resize"): nn.resize,
+    ("", "Resize"): resize.resize,
     ("", "GroupNormalization"): nn.group_norm,
     ("", "RMSNormalization"): nn.rms_norm,
     ("", "GridSample"): nn.grid_sample,

@@ -271,58 +271,6 @@ def dropout(g, n) -> list:
     return outs
 
 
-def resize(g, n) -> list:
-    """Resize of the last two dims of a 4-D tensor, the modes torch's interpolate
-    computes: nearest (asymmetric, floor), linear and cubic (half_pixel or
-    align_corners; cubic with A = -0.75)."""
-    x = g.input(n, 0)
-    if len(ge.shape_of(x)) != 4:
-        raise OnnxUnsupported("Resize other than of a 4-D tensor")
-    mode = g.attr(n, "mode", "nearest")
-    coords = g.attr(n, "coordinate_transformation_mode", "half_pixel")
-    if g.attr(n, "antialias", 0) or g.attr(n, "exclude_outside", 0):
-        raise OnnxUnsupported("Resize with antialias or exclude_outside")
-    if g.attr(n, "axes") is not None or g.attr(n, "keep_aspect_ratio_policy", "stretch") != (
-            "stretch"):
-        raise OnnxUnsupported("Resize with axes or a keep_aspect_ratio_policy")
-    if mode == "nearest":
-        if coords != "asymmetric" or g.attr(n, "nearest_mode", "round_prefer_floor") != "floor":
-            raise OnnxUnsupported(f"nearest Resize with {coords} coordinates and "
-                                  f"{g.attr(n, 'nearest_mode', 'round_prefer_floor')} rounding")
-        ge_mode, corners = "nearest", False
-    else:
-        if coords not in ("half_pixel", "pytorch_half_pixel", "align_corners"):
-            raise OnnxUnsupported(f"{mode} Resize with {coords} coordinates")
-        if mode == "cubic" and float(g.attr(n, "cubic_coeff_a", -0.75)) != -0.75:
-            raise OnnxUnsupported("cubic Resize with cubic_coeff_a other than -0.75")
-        if mode == "cubic" and coords == "align_corners":
-            raise OnnxUnsupported("cubic Resize with align_corners coordinates")
-        ge_mode, corners = {"linear": "bilinear", "cubic": "bicubic"}[mode], (
-            coords == "align_corners")
-    sizes = g.constant(n, 3) if g.has_input(n, 3) else None
-    scales = g.constant(n, 2) if g.has_input(n, 2) else None
-    if sizes is not None and sizes.size:
-        size, scale = [int(v) for v in sizes.reshape(-1)], None
-        if size[:2] != list(ge.shape_of(x)[:2]):
-            raise OnnxUnsupported("Resize of the batch or channel dim")
-        op = ge.InterpolateOp(x, ge_mode, size[2:], None, corners)
-    elif scales is not None and scales.size:
-        scale = [float(v) for v in scales.reshape(-1)]
-        if scale[:2] != [1.0, 1.0]:
-            raise OnnxUnsupported("Resize of the batch or channel dim")
-        if corners and any(not float(d * s).is_integer()
-                           for d, s in zip(ge.shape_of(x)[2:], scale[2:])):
-            # ONNX then maps corners through the unrounded size (d * s - 1),
-            # torch through the rounded output size
-            raise OnnxUnsupported("align_corners Resize by scales to a fractional size")
-        op = ge.InterpolateOp(x, ge_mode, None, scale[2:], corners)
-    else:
-        raise OnnxUnsupported("Resize with scales and sizes computed at run time")
-    if coords == "pytorch_half_pixel" and 1 in ge.shape_of(op.output)[2:]:
-        raise OnnxUnsupported("pytorch_half_pixel Resize to a size of 1")
-    return [g.emit(op)]
-
-
 def group_norm(g, n) -> list:
     """GroupNormalization: per-channel scale and bias (opset 21), or per group (18)."""
     x, scale, bias = g.input(n, 0), g.input(n, 1), g.input(n, 2)

@@ -230,3 +230,42 @@ def test_nodes_of_constants_fold_through_ge_kernels_only():
                  [c(np.eye(2, dtype=np.float32), "w")])
     with pytest.raises(OnnxImportError, match="Det .no GE mapping for Det. x1: nodes 'det0'"):
         import_onnx(det)
+
+
+@pytest.mark.parametrize("attrs, scales, sizes, path", [
+    (dict(mode="nearest"), [1, 1, 1.7, 0.6], None, "ge.index"),  # half_pixel, prefer floor
+    (dict(mode="nearest", coordinate_transformation_mode="align_corners",
+          nearest_mode="round_prefer_ceil"), None, [1, 2, 4, 13], "ge.index"),
+    (dict(mode="linear", antialias=1), [1, 1, 0.45, 0.7], None, "ge.index"),
+    (dict(mode="cubic", exclude_outside=1, cubic_coeff_a=-0.5), [1, 1, 1.5, 2.25], None,
+     "ge.index"),
+    (dict(mode="linear", coordinate_transformation_mode="tf_crop_and_resize",
+          extrapolation_value=-3.0), None, [1, 2, 5, 6], "ge.index"),
+    (dict(mode="linear", axes=[3, 2], keep_aspect_ratio_policy="not_larger"), None, [5, 20],
+     "ge.index"),
+    (dict(mode="linear"), [1, 1, 2, 3], None, "ge.interpolate"),  # what torch computes
+    (dict(mode="cubic", coordinate_transformation_mode="align_corners"), None,
+     [1, 2, 11, 4], "ge.index"),
+])
+def test_resize_follows_onnx_definitions(attrs, scales, sizes, path):
+    """Resize against onnx's reference evaluator on random data, through GE ops:
+    `ge.interpolate` where torch computes ONNX's mode, gathered taps elsewhere."""
+    from onnx.reference import ReferenceEvaluator
+    h = onnx.helper
+    c = onnx.numpy_helper.from_array
+    inits = [c(np.array([0.1, 0.2, 0.0, 0.0, 1.0, 1.0, 0.8, 1.1], np.float32), "roi")]
+    inputs = ["x", "roi", "", ""]
+    if scales is not None:
+        inits.append(c(np.array(scales, np.float32), "scales"))
+        inputs[2] = "scales"
+    else:
+        inits.append(c(np.array(sizes, np.int64), "sizes"))
+        inputs[3] = "sizes"
+    model = _model([h.make_node("Resize", inputs, ["y"], **attrs)],
+                   [_tensor("x", [1, 2, 7, 9])], [_tensor("y", list("nchw"))], inits, opset=19)
+    assert path in str(import_onnx(model))
+    x = np.random.default_rng(0).standard_normal((1, 2, 7, 9)).astype(np.float32)
+    (expected,) = ReferenceEvaluator(model).run(None, {"x": x})
+    (got,) = GEBackend.run_model(model, [x])
+    assert got.shape == expected.shape
+    np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-5)
