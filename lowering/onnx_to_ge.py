@@ -22,6 +22,7 @@ produces, so every pass and the runtime work unchanged.
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 from typing import Any
 
@@ -61,6 +62,8 @@ def element_type(onnx_type: int) -> Attribute:
         return ELEMENT_TYPES[onnx_type][0]
     except KeyError:
         import onnx
+        if onnx_type not in onnx.TensorProto.DataType.values():
+            raise Unsupported(f"element type {onnx_type!r}, which ONNX does not define") from None
         name = onnx.TensorProto.DataType.Name(onnx_type)
         raise Unsupported(f"element type {name}; GE supports FLOAT, FLOAT16, DOUBLE, BOOL, "
                           "INT8, INT32 and INT64") from None
@@ -96,7 +99,9 @@ def import_onnx(model: Any, func_name: str = "main") -> ModuleOp:
     if opset < OLDEST_OPSET:
         proto, opset = _upgraded(proto, opset)
     try:
-        return ModuleOp([_OnnxImporter(proto.graph, opset).run(func_name)])
+        opsets = {o.domain or "": o.version for o in proto.opset_import}
+        opsets[""] = opset
+        return ModuleOp([_OnnxImporter(proto.graph, opset, opsets).run(func_name)])
     except Unsupported as e:  # a graph output or input GE cannot carry
         raise OnnxImportError(f"cannot import the ONNX model: {e}") from e
 
@@ -114,9 +119,12 @@ def _upgraded(proto, opset: int):
 
 
 class _OnnxImporter:
-    def __init__(self, graph, opset: int):
+    def __init__(self, graph, opset: int, opsets: dict[str, int] | None = None,
+                 expansions=None):
         self.graph = graph
         self.opset = opset
+        self.opsets = opsets or {"": opset}  # domain -> version, for function bodies
+        self.expansions = expansions or itertools.count(1)  # numbers function bodies apart
         self.values: dict[str, SSAValue] = {}
         self.constants: dict[str, np.ndarray] = {}
         self.body: list[Operation] = []
@@ -172,11 +180,17 @@ class _OnnxImporter:
         if node.op_type == "Constant" and not node.domain:
             self.constants[node.output[0]] = self._constant_attribute(node)
             return
-        if builder is None:
-            domain = f"{node.domain}." if node.domain else ""
-            raise Unsupported(f"no GE mapping for {domain}{node.op_type}")
         start = len(self.body)
-        outputs = builder(self, node)
+        try:
+            if builder is None:
+                domain = f"{node.domain}." if node.domain else ""
+                raise Unsupported(f"no GE mapping for {domain}{node.op_type}")
+            outputs = builder(self, node)
+        except (Unsupported, OnnxUnsupported):
+            del self.body[start:]
+            if not self._expand_function(node):
+                raise
+            return
         if self._all_constant(node) and not _has_subgraphs(node):
             outputs = self._fold(start, outputs)
         for name, value in zip(node.output, outputs):
@@ -187,6 +201,27 @@ class _OnnxImporter:
             elif value is not None:
                 value.name_hint = _identifier(name)
                 self.values[name] = value
+
+    def _expand_function(self, node) -> bool:
+        """Import `node` as the body of its ONNX function (lowering/onnx/functions.py);
+        False, with nothing emitted, if it has none or a part of it is unsupported."""
+        from lowering.onnx import functions
+        prefix = f"{node.op_type}_{next(self.expansions)}__"
+        version = self.opsets.get(node.domain or "", self.opset)
+        try:
+            nodes = functions.expand(self, node, version, prefix)
+        except (Unsupported, OnnxUnsupported):
+            return False
+        if nodes is None:
+            return False
+        start = len(self.body)
+        try:
+            for inner in nodes:
+                self._convert(inner)
+        except Exception:  # noqa: BLE001 - a body GE cannot take: the node's own error stands
+            del self.body[start:]
+            return False
+        return True
 
     def _all_constant(self, node) -> bool:
         return all(not name or name in self.constants for name in node.input)
@@ -231,6 +266,8 @@ class _OnnxImporter:
     def _constant_attribute(self, node) -> np.ndarray:
         from onnx import helper, numpy_helper
 
+        if len(node.attribute) != 1:
+            raise Unsupported("Constant without exactly one value attribute")
         (attr,) = node.attribute
         if attr.name == "value":
             return numpy_helper.to_array(attr.t)
@@ -246,7 +283,7 @@ class _OnnxImporter:
     def subgraph(self, graph, leading: list[tuple[str, Attribute]], captured: list[str]):
         """`graph` as a block: args for `leading` (name, type) pairs, then one per
         captured outer value; returns the block and its output values."""
-        child = _OnnxImporter(graph, self.opset)
+        child = _OnnxImporter(graph, self.opset, self.opsets, self.expansions)
         child.constants.update(self.constants)
         from onnx import numpy_helper
         for init in graph.initializer:
@@ -283,6 +320,23 @@ class _OnnxImporter:
         self.node = outer
         return [self.constants[v.name] if v.name in self.constants else self.value(v.name)
                 for v in graph.output]
+
+    def bind(self, name: str, value) -> None:
+        """Name a value (an SSA value or a NumPy constant), replacing what it named."""
+        self.forget([name])
+        if isinstance(value, np.ndarray):
+            self.constants[name] = value
+        else:
+            self.values[name] = value
+
+    def forget(self, names) -> None:
+        for name in names:
+            self.values.pop(name, None)
+            self.constants.pop(name, None)
+
+    def as_value(self, value, name: str = "cst") -> SSAValue:
+        """An SSA value for a builder's output, materializing a NumPy constant."""
+        return self.const(value, name) if isinstance(value, np.ndarray) else value
 
     def captures(self, *graphs) -> list[str]:
         """Outer values the subgraphs read, in a stable order (constants excluded:

@@ -24,16 +24,23 @@ import torch
 from lowering.onnx_to_ge import BY_DTYPE, OnnxImportError, import_onnx
 from npu_graph.compiler import lower, optimize
 from runtime.executor import Executable
+from runtime.program import InputError
 
 
 SMALL = 8  # inputs up to this many elements are folded in when a model needs them
 
 
-def _array(x) -> np.ndarray:
-    """A C-contiguous array of the same shape (np.ascontiguousarray makes 0-d 1-d)."""
+def _array(x, i: int) -> np.ndarray:
+    """A C-contiguous array of the same shape (np.ascontiguousarray makes 0-d 1-d).
+    A sequence, map or missing optional is refused, never stacked into a tensor."""
     if isinstance(x, onnx.TensorProto):
         x = onnx.numpy_helper.to_array(x)
+    if x is None or isinstance(x, (list, tuple, dict)):
+        raise InputError(f"input {i} is {'None' if x is None else 'a ' + type(x).__name__}, "
+                         "not a tensor; GE takes tensors only (no sequences, maps or optionals)")
     x = np.asarray(x)
+    if x.dtype == object:
+        raise InputError(f"input {i} is not a tensor of numbers")
     return x if x.flags.c_contiguous else x.copy()
 
 
@@ -51,7 +58,7 @@ class GEBackendRep(onnx.backend.base.BackendRep):
     def run(self, inputs, **kwargs):
         if isinstance(inputs, np.ndarray):
             inputs = [inputs]
-        inputs = [_array(x) for x in inputs]
+        inputs = [_array(x, i) for i, x in enumerate(inputs)]
         program, kept = self.program, range(len(inputs))
         if program is None:
             program, kept = self._specialize(inputs)

@@ -4,7 +4,7 @@
     nn.py       convolutions, pooling, normalization, softmax, attention, matmuls
     shape.py    shapes, data movement, gathers, scatters, pads, sorting
     resize.py   Resize (ge.interpolate, or separable gathered taps)
-    control.py  If and Loop
+    control.py  If, Loop and Scan
 
 Adding an op is one builder plus one line here; the importer is
 `lowering/onnx_to_ge.py`. `Constant` is handled by the importer itself, and
@@ -141,4 +141,5 @@ ONNX_TO_GE: dict[tuple[str, str], Builder] = {
     # ---- control flow
     ("", "If"): control.if_,
     ("", "Loop"): control.loop,
+    ("", "Scan"): control.scan,
 }

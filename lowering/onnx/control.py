@@ -1,4 +1,4 @@
-"""ONNX builders for control flow: If -> ge.if, Loop -> ge.while."""
+"""ONNX builders for control flow: If -> ge.if, Loop -> ge.while, Scan unrolled."""
 
 from __future__ import annotations
 
@@ -74,3 +74,57 @@ def loop(g, n) -> list:
     op = ge.WhileOp(carried, Region(check), Region(step))
     g.emit(op)
     return list(op.outputs)[3:3 + len(initial)]
+
+
+MAX_SCAN_STEPS = 256  # a longer Scan would unroll into too large a graph
+
+
+def scan(g, n) -> list:
+    """Scan (opset 9+) over a static length, unrolled: step t slices each scan
+    input at t (from the end for direction 1), imports the body with the state
+    values bound to its inputs, and the scan outputs are stacked at the end."""
+    body = g.attr(n, "body")
+    m = int(g.attr(n, "num_scan_inputs"))
+    num_state = len(n.input) - m
+    k = len(body.output) - num_state
+    states = [g.constant(n, i) if g.constant(n, i) is not None else g.input(n, i)
+              for i in range(num_state)]
+    scans = [g.input(n, num_state + j) for j in range(m)]
+    in_axes = [a % len(ge.shape_of(x)) for a, x in
+               zip(g.attr(n, "scan_input_axes", [0] * m), scans)]
+    in_dirs = list(g.attr(n, "scan_input_directions", [0] * m))
+    out_axes = list(g.attr(n, "scan_output_axes", [0] * k))
+    out_dirs = list(g.attr(n, "scan_output_directions", [0] * k))
+    lengths = {ge.shape_of(x)[a] for x, a in zip(scans, in_axes)}
+    if len(lengths) != 1 or min(lengths) <= 0:
+        raise OnnxUnsupported("Scan whose inputs have no common static, non-zero length")
+    (steps,) = lengths
+    if steps > MAX_SCAN_STEPS:
+        raise OnnxUnsupported(f"Scan of {steps} steps; GE unrolls up to {MAX_SCAN_STEPS}")
+    names = [v.name for v in body.input]
+    defined = set(names) | {out for node in body.node for out in node.output}
+    collected = [[] for _ in range(k)]
+    for t in range(steps):
+        g.forget(defined)
+        for name, state in zip(names, states):
+            g.bind(name, state)
+        for name, x, axis, reverse in zip(names[num_state:], scans, in_axes, in_dirs):
+            at = steps - 1 - t if reverse else t
+            piece = g.emit(ge.SliceOp(x, axis, at, at + 1))
+            shape = [d for i, d in enumerate(ge.shape_of(piece)) if i != axis]
+            g.bind(name, g.emit(ge.ReshapeOp(piece, shape)))
+        outputs = g.inline(body)
+        states = outputs[:num_state]
+        for i, y in enumerate(outputs[num_state:]):
+            collected[i].append(y)
+    g.forget(defined)
+    stacked = []
+    for pieces, axis, reverse in zip(collected, out_axes, out_dirs):
+        pieces = [g.as_value(y) for y in (reversed(pieces) if reverse else pieces)]
+        rank = len(ge.shape_of(pieces[0])) + 1
+        axis %= rank
+        shape = list(ge.shape_of(pieces[0]))
+        shape.insert(axis, 1)
+        pieces = [g.emit(ge.ReshapeOp(y, shape)) for y in pieces]
+        stacked.append(pieces[0] if len(pieces) == 1 else g.emit(ge.ConcatOp(pieces, axis)))
+    return [*states, *stacked]

@@ -261,10 +261,16 @@ def gemm(g, n) -> list:
 
 
 def dropout(g, n) -> list:
-    """Inference: the input, and an all-true mask if asked for."""
+    """Inference: the input, and an all-true mask if asked for. In training mode
+    Dropout is random unless its ratio is 0, and GE has no random ops."""
     x = g.input(n, 0)
-    if g.has_input(n, 2) and g.constant(n, 2) is not None and bool(g.constant(n, 2)):
-        raise OnnxUnsupported("Dropout in training mode")
+    if g.has_input(n, 2):
+        training = g.constant(n, 2)
+        if training is None:
+            raise OnnxUnsupported("Dropout whose training_mode is set at run time")
+        ratio = g.constant(n, 1) if g.has_input(n, 1) else np.array(0.5)
+        if bool(training) and (ratio is None or float(ratio) != 0.0):
+            raise OnnxUnsupported("Dropout in training mode (random)")
     outs = [x]
     if len(n.output) > 1 and n.output[1]:
         outs.append(g.emit(ge.FullLikeOp(x, 1.0, ge.i1)))

@@ -269,3 +269,82 @@ def test_resize_follows_onnx_definitions(attrs, scales, sizes, path):
     (got,) = GEBackend.run_model(model, [x])
     assert got.shape == expected.shape
     np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-5)
+
+
+def test_scan_unrolls_with_directions_and_axes():
+    """Scan: a running sum over axis 1 of `a` read backwards, `b` read forwards
+    along axis 0, one scan output stacked on axis 1 and one stacked in reverse.
+    onnx's reference evaluator runs only axis 0 forwards, so the oracle is the
+    loop ONNX's Scan defines, in NumPy; the evaluator checks the plain case."""
+    from onnx.reference import ReferenceEvaluator
+    h = onnx.helper
+    body = h.make_graph(
+        [h.make_node("Add", ["acc_in", "a_t"], ["acc_out"]),
+         h.make_node("Mul", ["acc_out", "b_t"], ["prod"]),
+         h.make_node("Neg", ["a_t"], ["neg"])],
+        "body", [_tensor("acc_in", [2]), _tensor("a_t", [2]), _tensor("b_t", [2])],
+        [_tensor("acc_out", [2]), _tensor("prod", [2]), _tensor("neg", [2])])
+
+    def model(a_shape, **axes_and_directions):
+        scan = h.make_node("Scan", ["init", "a", "b"], ["final", "prods", "negs"], body=body,
+                           num_scan_inputs=2, **axes_and_directions)
+        return _model([scan], [_tensor("init", [2]), _tensor("a", a_shape),
+                               _tensor("b", [5, 2])],
+                      [_tensor("final", [2]), _tensor("prods", ["p", "q"]),
+                       _tensor("negs", [5, 2])])
+
+    rng = np.random.default_rng(1)
+    init, b = rng.standard_normal(2).astype(np.float32), rng.standard_normal((5, 2)).astype(
+        np.float32)
+    a = rng.standard_normal((2, 5)).astype(np.float32)
+    acc, prods, negs = init, [], []
+    for t in range(5):
+        a_t = a[:, 4 - t]
+        acc = acc + a_t
+        prods.append(acc * b[t])
+        negs.append(-a_t)
+    got = GEBackend.run_model(model([2, 5], scan_input_axes=[1, 0], scan_input_directions=[1, 0],
+                                    scan_output_axes=[1, 0], scan_output_directions=[0, 1]),
+                              [init, a, b])
+    for g, e in zip(got, (acc, np.stack(prods, 1), np.stack(negs[::-1], 0))):
+        np.testing.assert_allclose(g, e, rtol=1e-6, atol=1e-6)
+
+    plain = model([5, 2])
+    feeds = {"init": init, "a": np.ascontiguousarray(a.T), "b": b}
+    for g, e in zip(GEBackend.run_model(plain, list(feeds.values())),
+                    ReferenceEvaluator(plain).run(None, feeds)):
+        np.testing.assert_allclose(g, e, rtol=1e-6, atol=1e-6)
+
+
+def test_ops_without_a_builder_import_through_their_onnx_function():
+    """SwiGLU has no GE builder; its schema defines it as Swish(A) * B, and it
+    imports as those GE ops. An op with neither (Det) is reported, and the
+    report names the node, not the parts of a function body."""
+    h = onnx.helper
+    model = _model([h.make_node("SwiGLU", ["a", "b"], ["y"], alpha=1.5)],
+                   [_tensor("a", [3, 4]), _tensor("b", [3, 4])], [_tensor("y", [3, 4])],
+                   opset=28)
+    text = str(import_onnx(model))
+    assert "ge.sigmoid" in text and "ge.mul" in text
+    a, b = np.random.default_rng(2).standard_normal((2, 3, 4)).astype(np.float32)
+    (y,) = GEBackend.run_model(model, [a, b])
+    np.testing.assert_allclose(y, a / (1 + np.exp(-1.5 * a)) * b, rtol=1e-5, atol=1e-6)
+
+
+def test_backend_refuses_sequences_instead_of_stacking_them():
+    model = _model([onnx.helper.make_node("Relu", ["x"], ["y"])],
+                   [_tensor("x", [2, 3])], [_tensor("y", [2, 3])])
+    rep = GEBackend.prepare(model)
+    from runtime.program import InputError
+    with pytest.raises(InputError, match="input 0 is a list, not a tensor"):
+        rep.run([[np.zeros(3, np.float32), np.zeros(3, np.float32)]])
+
+
+def test_dropout_in_training_mode_is_refused_not_run_as_identity():
+    h = onnx.helper
+    c = onnx.numpy_helper.from_array
+    model = _model([h.make_node("Dropout", ["x", "ratio", "train"], ["y"])],
+                   [_tensor("x", [4])], [_tensor("y", [4])],
+                   [c(np.array(0.5, np.float32), "ratio"), c(np.array(True), "train")])
+    with pytest.raises(OnnxImportError, match="Dropout in training mode"):
+        import_onnx(model)
