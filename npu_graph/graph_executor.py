@@ -194,7 +194,12 @@ class GraphExecutor:
             source = iter(batches)
             prepared = prep.submit(self._prepare_next, source)
             while True:
-                inputs = prepared.result()
+                try:
+                    inputs = prepared.result()
+                except Exception:  # a bad batch: the ones before it come out first
+                    while pending:
+                        yield pending.popleft().result()
+                    raise
                 if inputs is _END:
                     break
                 prepared = prep.submit(self._prepare_next, source)
