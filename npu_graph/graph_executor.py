@@ -16,7 +16,6 @@ does the loading and running.
 from __future__ import annotations
 
 import threading
-from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
@@ -29,11 +28,6 @@ from runtime.program import InputError, check_inputs
 PARALLEL = ("data", "pipeline")   # how GraphExecutor(devices=N) uses the cards
 _END = object()
 
-
-def _done(value) -> Future:
-    future: Future = Future()
-    future.set_result(value)
-    return future
 
 
 class GraphExecutor:
@@ -180,35 +174,23 @@ class GraphExecutor:
 
     def run_pipelined(self, batches: Iterable):
         """Yield the output(s) of each batch of `batches` (any iterable of what
-        `run` takes as `input_data`), in order. The next batch is taken from the
-        iterable, prepared (arranged, made contiguous, checked) and started while
-        the current one runs (`run_async`, up to `max_inflight` at once), so input
-        preparation and copy-in overlap the runs. How much that gains depends on
-        free cores: on 2 cores busy with kernels it can be nothing
-        (bench/parallel.py measures it)."""
+        `run` takes as `input_data`), in order. While a batch runs, a helper
+        thread takes the next one from the iterable and prepares it (arranged,
+        made contiguous, checked against the graph), so a data loader's work and
+        the copy-in overlap the run. A bad batch raises when its turn comes. The
+        gain depends on free cores: on 2 cores busy with kernels it can be
+        nothing, or a loss for tiny runs (bench/parallel.py measures it)."""
         if self.graph is None:
             raise RuntimeError("no graph loaded; call load_graph(graph_or_path) first")
-        depth = max(2, self.graph.executable.max_inflight) if self._parallel is None else 1
-        pending: deque[Future] = deque()
         with ThreadPoolExecutor(1, thread_name_prefix="npu_graph_prepare") as prep:
             source = iter(batches)
             prepared = prep.submit(self._prepare_next, source)
             while True:
-                try:
-                    inputs = prepared.result()
-                except Exception:  # a bad batch: the ones before it come out first
-                    while pending:
-                        yield pending.popleft().result()
-                    raise
+                inputs = prepared.result()
                 if inputs is _END:
-                    break
+                    return
                 prepared = prep.submit(self._prepare_next, source)
-                pending.append(self.run_async(*inputs) if self._parallel is None
-                               else _done(self.run(*inputs)))
-                if len(pending) >= depth:
-                    yield pending.popleft().result()
-            while pending:
-                yield pending.popleft().result()
+                yield self.run(*inputs)
 
     def _prepare_next(self, source):
         """The next batch's inputs, contiguous and checked against the graph (a
