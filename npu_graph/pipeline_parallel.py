@@ -16,7 +16,11 @@ the last rank sends the results back to rank 0, which concatenates them.
 Sends are asynchronous, so stage k works on micro-batch m while stage k+1
 works on m-1: that is the pipeline (forward only; there is no backward pass).
 
-`run_local` runs the same stages in one process through a queue, in stage
+Under torchrun every rank runs the same script: rank 0 calls `partition`;
+`scatter_stages` gives every rank its stage's file (sent over
+torch.distributed, so nodes need no shared file system); then rank 0 calls
+`PipelineParallel.joined` and rank k `serve_stage(path)`
+(examples/parallel_resnet50.py --torchrun). `run_local` runs the same stages in one process through a queue, in stage
 order: the partitioned program's numbers without any rank, for tests and
 for checking a partition. `simulated()` gives the multi-card timeline of
 runtime/multicard.py for the stages and micro-batches of the last run.
@@ -62,6 +66,44 @@ def partition(graph: OptimizedGraph, stages: int,
         result.append(OptimizedGraph(ModuleOp([main]), f"{graph.pipeline},{pipeline}",
                                      f"{graph.name}_stage{k}"))
     return result
+
+
+def save_stages(stages: list[OptimizedGraph], directory: str) -> list[str]:
+    """Each stage as `<directory>/stage<k>.npu`, the file rank k loads; the paths."""
+    paths = [os.path.join(directory, f"stage{k}.npu") for k in range(len(stages))]
+    for g, path in zip(stages, paths):
+        g.save(path)
+    return paths
+
+
+def scatter_stages(stages: list[OptimizedGraph] | None, directory: str) -> str:
+    """Every rank of an initialized group gets its stage's `.npu` file in its own
+    `directory` (no shared file system needed: rank 0, which passes `stages`,
+    sends rank k the bytes of stage k over torch.distributed). The path of
+    this rank's file."""
+    rank = dist.get_rank()
+    os.makedirs(directory, exist_ok=True)
+    path = os.path.join(directory, f"stage{rank}.npu")
+    if rank == 0:
+        if stages is None or len(stages) != dist.get_world_size():
+            raise ValueError("rank 0 passes one stage per rank")
+        for k, g in enumerate(stages):
+            g.save(path if k == 0 else os.path.join(directory, f"send{k}.npu"))
+            if k:
+                sent = os.path.join(directory, f"send{k}.npu")
+                with open(sent, "rb") as f:
+                    data = torch.frombuffer(bytearray(f.read()), dtype=torch.uint8)
+                os.remove(sent)
+                dist.send(torch.tensor([data.numel()]), dst=k)
+                dist.send(data, dst=k)
+        return path
+    size = torch.zeros(1, dtype=torch.int64)
+    dist.recv(size, src=0)
+    data = torch.empty(int(size), dtype=torch.uint8)
+    dist.recv(data, src=0)
+    with open(path, "wb") as f:
+        f.write(data.numpy().tobytes())
+    return path
 
 
 def _tags(stages: list[OptimizedGraph]) -> tuple[int, int]:
@@ -190,17 +232,9 @@ class PipelineParallel:
         if dist.is_initialized():
             raise RuntimeError("torch.distributed is initialized already in this process; "
                                "pipeline parallel starts its own process group")
-        self.graph, self.devices, self.micro_batches = graph, devices, micro_batches
-        self.stages = partition(graph, devices, max_streams)
-        self.first_out, self.stride = _tags(self.stages)
-        last = find_func(self.stages[-1].module)
-        self.result_types = list(last.function_type.outputs.data)
-        self.size = find_func(self.stages[0].module).function_type.inputs.data[0].get_shape()[0]
-        self.last_micro_batches = micro_batches or 1
+        self._setup(partition(graph, devices, max_streams), micro_batches)
         self._dir = tempfile.TemporaryDirectory(prefix="npu_graph_pp_")
-        paths = [os.path.join(self._dir.name, f"stage{k}.npu") for k in range(devices)]
-        for g, path in zip(self.stages[1:], paths[1:]):
-            g.save(path)
+        paths = save_stages(self.stages, self._dir.name)
         port = _free_port()
         spawn = mp.get_context("spawn").Process
         self._procs = [spawn(target=_serve_stage, args=(r, devices, port, paths[r]), daemon=True)
@@ -208,8 +242,28 @@ class PipelineParallel:
         for p in self._procs:
             p.start()
         _init(0, devices, port)
+
+    @classmethod
+    def joined(cls, stages: list[OptimizedGraph], micro_batches: int | None = None
+               ) -> PipelineParallel:
+        """Rank 0 of a group someone else started (torchrun): `stages` from
+        `partition`, saved with `save_stages` where rank k runs `serve_stage`."""
+        if dist.get_world_size() != len(stages):
+            raise ValueError(f"{len(stages)} stages need {len(stages)} ranks, the group has "
+                             f"{dist.get_world_size()}")
+        self = cls.__new__(cls)
+        self._setup(stages, micro_batches)
+        self._dir, self._procs = None, []
+        return self
+
+    def _setup(self, stages: list[OptimizedGraph], micro_batches: int | None) -> None:
+        self.stages, self.devices, self.micro_batches = stages, len(stages), micro_batches
+        self.first_out, self.stride = _tags(stages)
+        self.result_types = list(find_func(stages[-1].module).function_type.outputs.data)
+        self.size = find_func(stages[0].module).function_type.inputs.data[0].get_shape()[0]
+        self.last_micro_batches = micro_batches or 1
         self.transport = DistTransport(self.stride)
-        self.stages[0].executable.transport = self.transport
+        stages[0].executable.transport = self.transport
 
     def run(self, inputs: Sequence[torch.Tensor]) -> list[torch.Tensor]:
         count, chunks = _micro_batches(inputs, self.size, self.micro_batches)
@@ -244,4 +298,5 @@ class PipelineParallel:
         dist.destroy_process_group()
         for p in self._procs:
             p.join(timeout=30)
-        self._dir.cleanup()
+        if self._dir is not None:
+            self._dir.cleanup()

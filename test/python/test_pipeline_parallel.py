@@ -160,3 +160,17 @@ def test_a_stage_without_its_transport_is_refused(compiled):
     parts = pp.partition(graph, 2)
     with pytest.raises(Exception, match="pipeline stage 1: it receives or sends buffers"):
         parts[1].executable.run()
+
+
+def test_pipeline_under_torchrun_matches_one_card():
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).parents[2]
+    r = subprocess.run([sys.executable, "-m", "torch.distributed.run", "--standalone",
+                        "--nproc-per-node", "2", "examples/parallel_resnet50.py",
+                        "--model", "tiny_resnet", "--torchrun"],
+                       cwd=root, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "pipeline parallel under torchrun, 2 ranks: max |cards - 1 card| =" in r.stdout
