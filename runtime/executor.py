@@ -227,6 +227,8 @@ class Executable:
         self.plan = None if self.dynamic else self._schedule([t.estimate for t in self.tasks])
         self.set_host_order("program")
         self.last_host_ms = self.last_kernel_ms = 0.0
+        self.last_shapes: tuple[list, list] | None = None  # a dynamic graph's last run's
+        self._pipelined = None   # (plan and batches, the simulated batches): cached
         # The replica pool (see the module docstring): this object is replica 0.
         self._replicate = (module, func_name, hardware, options)
         self.max_inflight = max_inflight
@@ -376,6 +378,7 @@ class Executable:
             if replica is not self and replica.plan is not None:  # stats: the last run's
                 self.plan, self.jobs = replica.plan, replica.jobs
                 self.last_host_ms, self.last_kernel_ms = replica.last_host_ms, replica.last_kernel_ms
+                self.last_shapes = replica.last_shapes
             self._idle.append(replica)
             self._pool_lock.notify()
 
@@ -432,6 +435,8 @@ class Executable:
                    for i, s in enumerate(self.outputs)]
         for i in range(len(inputs)):
             values[i] = None
+        if self.dynamic:
+            self.last_shapes = ([tuple(x.shape) for x in inputs], [tuple(o.shape) for o in outputs])
         self.last_host_ms = (clock() - start) * 1e3
         self.last_kernel_ms = in_kernels * 1e3
         return outputs
@@ -581,15 +586,22 @@ class Executable:
 
     def pipelined(self, batches: int = PIPELINED_BATCHES) -> pipelining.Batches:
         """The simulated timeline of `batches` successive batches, copies over PCIe
-        overlapping compute (runtime/pipelining.py). Shapes: the graph's static
-        ones, or those of the last run for a dynamic graph."""
+        overlapping compute (runtime/pipelining.py). Copy sizes: the graph's
+        static shapes, or a dynamic graph's last run's."""
         self.slots  # a dynamic graph has no timeline before its first run
-        shapes = ([tuple(max(d, 1) for d in t.get_shape()) for t in self.arg_types],
-                  [tuple(max(d, 1) for d in t.get_shape()) for t in self.result_types])
-        def nbytes(types, dims):
-            return sum(ascend.nbytes(MemRefType(t.element_type, d)) for t, d in zip(types, dims))
-        return pipelining.simulate(self.jobs, self.pools, nbytes(self.arg_types, shapes[0]),
-                                   nbytes(self.result_types, shapes[1]), self.hardware, batches)
+        key = (id(self.plan), batches)
+        if self._pipelined is None or self._pipelined[0] != key:
+            static = [[tuple(max(d, 1) for d in t.get_shape()) for t in types]
+                      for types in (self.arg_types, self.result_types)]
+            ins, outs = self.last_shapes or static
+
+            def nbytes(types, dims):
+                return sum(ascend.nbytes(MemRefType(t.element_type, d))
+                           for t, d in zip(types, dims))
+            self._pipelined = (key, pipelining.simulate(
+                self.jobs, self.pools, nbytes(self.arg_types, ins),
+                nbytes(self.result_types, outs), self.hardware, batches))
+        return self._pipelined[1]
 
     def chrome_trace(self, batches: int | None = None) -> dict:
         """The simulated timeline of one run, or of `batches` pipelined runs

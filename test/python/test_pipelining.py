@@ -83,3 +83,14 @@ def test_run_pipelined_raises_a_bad_batch_in_its_turn(graph):
     with pytest.raises(ValueError, match="input 0 has shape"):
         next(results)
     executor.close()
+
+
+def test_a_dynamic_graph_copies_what_its_last_run_moved():
+    from test.models import dynamic_batch
+
+    model, (x,) = dynamic_batch.make()
+    g = NpuGraph(model, input_spec=(x,)).optimize()
+    g(torch.randn(2, *x.shape[1:]))
+    small = g.stats["pipelined"]["copy_in_ms"]
+    g(torch.randn(8, *x.shape[1:]))
+    assert g.stats["pipelined"]["copy_in_ms"] == pytest.approx(4 * small)

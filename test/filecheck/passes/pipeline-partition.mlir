@@ -1,6 +1,8 @@
 // RUN: ge-opt %s --split-input-file -p 'lower-to-ascend,pipeline-partition{stages=2},task-parallel,memory-reuse' | filecheck %s
 // RUN: ge-opt %s --split-input-file -p 'lower-to-ascend,pipeline-partition{stages=3}' | filecheck %s --check-prefix=THREE
 // RUN: ge-opt %s --split-input-file -p 'lower-to-ascend,pipeline-partition{stages=1}' | filecheck %s --check-prefix=ONE
+// RUN: ge-opt %s --split-input-file -p 'lower-to-ascend,pipeline-partition{stages=3},memory-reuse{reorder=true},task-parallel,verify-plan' | filecheck %s --check-prefix=PLANNED
+// RUN: ge-opt %s --split-input-file -p 'lower-to-ascend,pipeline-partition{stages=2},memory-reuse{reorder=true},verify-plan' | filecheck %s --check-prefix=REORDER
 // RUN: not ge-opt %s --split-input-file -p 'lower-to-ascend,pipeline-partition{stages=7}' 2>&1 | filecheck %s --check-prefix=TOOMANY
 // RUN: not ge-opt %s -p 'lower-to-ascend,pipeline-partition{stages=0}' 2>&1 | filecheck %s --check-prefix=ZERO
 // RUN: not ge-opt %s --split-input-file -p 'lower-to-ascend,pipeline-partition,pipeline-partition' 2>&1 | filecheck %s --check-prefix=TWICE
@@ -25,6 +27,12 @@
 // CHECK:         func.return %r : memref<1x16x1x1xf32>
 // CHECK-NOT:     ascend.send
 // CHECK:         {{^}}// {{-+}}{{$}}
+// Planning after the cut keeps receives first and sends last, and the plan verifies.
+// PLANNED-LABEL: func.func @waist_stage1()
+// PLANNED:         ascend.recv
+// PLANNED:         ascend.task
+// PLANNED:         ascend.send
+// PLANNED-NEXT:    func.return
 // ONE-LABEL: func.func @waist(
 // ONE-NOT:     ascend.send
 // ONE-NOT:     ascend.stage
@@ -70,4 +78,28 @@ func.func @branches(%x: tensor<1x4x8x8xf32>) -> tensor<1x4x8x8xf32> {
   %ab = ge.add %a2, %b2 : tensor<1x4x8x8xf32>, tensor<1x4x8x8xf32> -> tensor<1x4x8x8xf32>
   %y = ge.add %ab, %c : tensor<1x4x8x8xf32>, tensor<1x4x8x8xf32> -> tensor<1x4x8x8xf32>
   func.return %y : tensor<1x4x8x8xf32>
+}
+
+// -----
+
+// memory-reuse may reorder a stage's tasks for a lower peak (it does here:
+// tower b runs before tower a's pool); the sends stay after the last task.
+// REORDER-LABEL: func.func @towers_stage0
+// REORDER-SAME:      ascend.memory_program_order
+// REORDER:         ascend.task "relu_2"
+// REORDER-NEXT:    ^bb0
+// REORDER:         ascend.send
+// REORDER:         ascend.send
+// REORDER-NEXT:    ascend.send
+// REORDER-NEXT:    func.return
+func.func @towers(%x: tensor<1x16x32x32xf32>) -> tensor<1x16x32x32xf32> {
+  %s = ge.relu %x : tensor<1x16x32x32xf32>
+  %a1 = ge.relu %s : tensor<1x16x32x32xf32>
+  %b1 = ge.relu %s : tensor<1x16x32x32xf32>
+  %a2 = ge.adaptive_avg_pool2d %a1 {output_size = array<i64: 16, 16>} : tensor<1x16x32x32xf32> -> tensor<1x16x16x16xf32>
+  %b2 = ge.adaptive_avg_pool2d %b1 {output_size = array<i64: 16, 16>} : tensor<1x16x32x32xf32> -> tensor<1x16x16x16xf32>
+  %c = ge.add %a2, %b2 : tensor<1x16x16x16xf32>, tensor<1x16x16x16xf32> -> tensor<1x16x16x16xf32>
+  %d = ge.relu %c : tensor<1x16x16x16xf32>
+  %e = ge.relu %x : tensor<1x16x32x32xf32>
+  func.return %e : tensor<1x16x32x32xf32>
 }
