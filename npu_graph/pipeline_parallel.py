@@ -55,16 +55,23 @@ def partition(graph: OptimizedGraph, stages: int,
     module = graph.module.clone()
     pipeline = pipeline_parallel_passes(stages, max_streams)
     compiler.run_pipeline(module, pipeline)
+    result = split_stages(module, f"{graph.pipeline},{pipeline}", graph.name)
+    if len(result) != stages:
+        raise ValueError(f"pipeline-partition gave {len(result)} stage(s), expected {stages}")
+    return result
+
+
+def split_stages(module: ModuleOp, pipeline: str = "", name: str = "graph"
+                 ) -> list[OptimizedGraph]:
+    """The stage functions of a partitioned module (`ascend.stage`), in stage order,
+    each as an optimized graph of its own whose @main is that stage."""
     fns = sorted((f for f in module.ops if isinstance(f, func.FuncOp)
                   and ascend.stage_of(f) is not None), key=ascend.stage_of)
-    if len(fns) != stages:
-        raise ValueError(f"pipeline-partition gave {len(fns)} stage(s), expected {stages}")
     result = []
     for k, fn in enumerate(fns):
         main = fn.clone()
         main.sym_name = StringAttr("main")
-        result.append(OptimizedGraph(ModuleOp([main]), f"{graph.pipeline},{pipeline}",
-                                     f"{graph.name}_stage{k}"))
+        result.append(OptimizedGraph(ModuleOp([main]), pipeline, f"{name}_stage{k}"))
     return result
 
 
@@ -146,9 +153,13 @@ class LocalTransport:
 
 def run_local(stages: list[OptimizedGraph], inputs: Sequence[torch.Tensor],
               micro_batches: int | None = None) -> list[torch.Tensor]:
-    """The partitioned program in one process: every stage on every micro-batch."""
-    size = find_func(stages[0].module).function_type.inputs.data[0].get_shape()[0]
-    count, chunks = _micro_batches(inputs, size, micro_batches)
+    """The partitioned program in one process: every stage on every micro-batch
+    (`micro_batches=1`: the inputs as they are, one run of each stage)."""
+    if micro_batches == 1:
+        count, chunks = 1, [(x,) for x in inputs]
+    else:
+        size = find_func(stages[0].module).function_type.inputs.data[0].get_shape()[0]
+        count, chunks = _micro_batches(inputs, size, micro_batches)
     mailbox: dict = {}
     for k, g in enumerate(stages):
         g.executable.transport = LocalTransport(k, mailbox)
