@@ -9,11 +9,18 @@ concrete input shape (see runtime/executor.py). Each `ascend.task`
 reads its `ins`, computes its body (plain GE ops on tensors, ended by
 `ge.yield`) and writes the yielded tensors into its `outs`. Streams order
 tasks; `ascend.record_event` / `ascend.wait_event` order them across streams.
+
+A function cut into pipeline stages (pipeline-partition) becomes one function
+per card, `@<name>_stage<k>` with `ascend.stage = k`: it receives what earlier
+stages computed with `ascend.recv` before its first task and sends what later
+stages need with `ascend.send` after its last one (HCCL-style point-to-point:
+a peer rank, a tag, a buffer).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import ClassVar
 
 from xdsl.dialects import func
 from xdsl.dialects.builtin import (
@@ -30,6 +37,7 @@ from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
     ParsePropInAttrDict,
+    operand_def,
     base,
     irdl_op_definition,
     prop_def,
@@ -297,6 +305,86 @@ class WaitEventOp(EventOp):
     name = "ascend.wait_event"
 
 
+# Set by pipeline-partition on each stage function: its stage (= its rank), and
+# how many stages the program has.
+STAGE = "ascend.stage"
+STAGES = "ascend.stages"
+
+
+def stage_of(fn: func.FuncOp) -> int | None:
+    attr = fn.attributes.get(STAGE)
+    return attr.value.data if isinstance(attr, IntegerAttr) else None
+
+
+class CommOp(IRDLOperation):
+    """Shared shape of send/recv: a whole buffer to or from one peer rank, matched by tag."""
+
+    buffer = operand_def(AnyMemRef)
+    peer = prop_def(IntegerAttr[I64])
+    tag = prop_def(IntegerAttr[I64])
+    irdl_options = (ParsePropInAttrDict(),)
+    traits = traits_def(MemoryWriteEffect())
+    assembly_format = "$buffer attr-dict `:` type($buffer)"
+
+    def __init__(self, buffer: SSAValue, peer: int, tag: int):
+        super().__init__(operands=[buffer], properties={"peer": IntegerAttr(peer, i64),
+                                                        "tag": IntegerAttr(tag, i64)})
+
+    def verify_(self) -> None:
+        for field in ("peer", "tag"):
+            if getattr(self, field).value.data < 0:
+                raise VerifyException(f"{self.name}: {field} must be >= 0")
+        if not self.buffer.type.has_static_shape():
+            raise VerifyException(f"{self.name}: the buffer must have a static shape")
+        fn = self.parent_op()
+        if isinstance(fn, func.FuncOp) and stage_of(fn) == self.peer.value.data:
+            raise VerifyException(f"{self.name}: peer {self.peer.value.data} is this "
+                                  "stage's own rank")
+        # Receives come before the first task and sends after the last one, so a
+        # stage is a function of what it receives, as of its arguments, and the
+        # planners can treat sent buffers like returned ones.
+        block = self.parent_block()
+        if block is None:
+            return
+        ops = list(block.ops)
+        at = ops.index(self)
+        if self.misplaced(ops[:at], ops[at + 1:]):
+            raise VerifyException(self.PLACEMENT)
+
+    PLACEMENT: ClassVar[str] = ""
+
+    def misplaced(self, before: list[Operation], after: list[Operation]) -> bool:
+        raise NotImplementedError
+
+
+@irdl_op_definition
+class SendOp(CommOp):
+    """Send a buffer's contents to stage (rank) `peer`, matched by `tag`.
+
+        ascend.send %relu {peer = 1 : i64, tag = 0 : i64} : memref<1x64x56x56xf32>
+    """
+
+    name = "ascend.send"
+    PLACEMENT: ClassVar[str] = "ascend.send: must come after the function's last ascend.task"
+
+    def misplaced(self, before, after) -> bool:
+        return any(isinstance(o, TaskOp) for o in after)
+
+
+@irdl_op_definition
+class RecvOp(CommOp):
+    """Fill a buffer with what stage (rank) `peer` sent under `tag`.
+
+        ascend.recv %relu {peer = 0 : i64, tag = 0 : i64} : memref<1x64x56x56xf32>
+    """
+
+    name = "ascend.recv"
+    PLACEMENT: ClassVar[str] = "ascend.recv: must come before the function's first ascend.task"
+
+    def misplaced(self, before, after) -> bool:
+        return any(isinstance(o, TaskOp) for o in before)
+
+
 def task_predecessors(ops: Iterable[Operation]) -> list[list[int]]:
     """What each `ascend.task` waits for on the device, in program order.
 
@@ -334,6 +422,6 @@ def task_predecessors(ops: Iterable[Operation]) -> list[list[int]]:
 
 Ascend = Dialect(
     "ascend",
-    [WeightOp, BufferOp, DynBufferOp, TaskOp, RecordEventOp, WaitEventOp],
+    [WeightOp, BufferOp, DynBufferOp, TaskOp, RecordEventOp, WaitEventOp, SendOp, RecvOp],
     [],
 )

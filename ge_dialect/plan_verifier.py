@@ -137,7 +137,8 @@ def _read(fn: func.FuncOp) -> _Function:
                 if isinstance(nested, ascend.RecordEventOp | ascend.WaitEventOp):
                     f.problems.append(f"{nested.name} inside task {task}: events belong at "
                                       "the top level of the function")
-        elif isinstance(op, func.ReturnOp):
+        elif isinstance(op, func.ReturnOp | ascend.SendOp):
+            # ascend.send comes after the last task: its buffer is read at the end.
             for v in op.operands:
                 if v in f.values:
                     f.values[v].returned = True

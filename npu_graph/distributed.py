@@ -143,6 +143,20 @@ class DataParallel:
                                  "it; run this graph on one card")
         return [torch.cat(parts, dim=0) for parts in zip(*gathered)]
 
+    def simulated(self, hardware=None):
+        """The simulated multi-card timeline of one run (runtime/multicard.py): every
+        card computes its share at once, then the results gather on card 0."""
+        from ge_dialect import ascend, find_func
+        from runtime import cost_model, multicard
+
+        hw = hardware or cost_model.DEFAULT_HARDWARE
+        fn = find_func(self.graph.module)
+        stage = multicard.stage_of_function(fn, hw)
+        out_bytes = sum(ascend.nbytes(t) for t in fn.function_type.outputs.data
+                        if t.has_static_shape())
+        share = self.graph.executable.batch_size
+        return multicard.simulate_data_parallel(stage, self.devices, share, out_bytes, hw)
+
     def close(self) -> None:
         if not dist.is_initialized():
             return

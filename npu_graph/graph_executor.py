@@ -4,6 +4,7 @@
     executor.load_graph("resnet50_optimized.npu")
     output = executor.run(input_data=x)
     future = executor.run_async(input_data=x)    # a concurrent.futures.Future
+    for y in executor.run_pipelined(batches): ... # in order, the next batch prepared meanwhile
     stats = executor.get_stats()   # execution_time (ms), memory_usage (MB), ...
 
 `run` takes the inputs positionally, as `input_data=` (one tensor or a
@@ -15,26 +16,40 @@ does the loading and running.
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 import torch
 
 from npu_graph.graph import GEGraph, OptimizedGraph
-from runtime.program import InputError
+from runtime.program import InputError, check_inputs
+
+PARALLEL = ("data", "pipeline")   # how GraphExecutor(devices=N) uses the cards
+_END = object()
+
 
 
 class GraphExecutor:
     """`max_inflight` caps the runs in flight at once (`run` from several threads,
     `run_async`): each has an arena of its own (runtime/executor.py).
-    `devices` > 1 runs each batch data-parallel on that many cards, each a
-    torch.distributed rank (npu_graph/distributed.py); the graph is then
-    compiled for one card's share of the batch."""
+    `devices` > 1 runs each batch on that many cards, each a torch.distributed
+    rank: `parallel="data"` splits the batch across them (npu_graph/distributed.py;
+    the graph is compiled for one card's share), `parallel="pipeline"` cuts the
+    graph into one stage per card and streams `micro_batches` micro-batches
+    through them (npu_graph/pipeline_parallel.py; the graph is compiled for one
+    micro-batch)."""
 
-    def __init__(self, max_inflight: int | None = None, devices: int = 1):
+    def __init__(self, max_inflight: int | None = None, devices: int = 1,
+                 parallel: str = "data", micro_batches: int | None = None):
         if not isinstance(devices, int) or devices < 1:
             raise ValueError(f"devices must be an integer >= 1, got {devices!r}")
+        if parallel not in PARALLEL:
+            raise ValueError(f"parallel must be one of {', '.join(map(repr, PARALLEL))}, "
+                             f"got {parallel!r}")
+        if micro_batches is not None and parallel != "pipeline":
+            raise ValueError("micro_batches applies to parallel='pipeline' only")
+        self.parallel, self.micro_batches = parallel, micro_batches
         self.graph: OptimizedGraph | None = None
         self.max_inflight = max_inflight
         self.devices = devices
@@ -61,11 +76,17 @@ class GraphExecutor:
             self.graph.max_inflight = self.max_inflight
         self.graph.executable  # load now: a bad graph fails here, not at the first run
         if self.devices > 1:
-            from npu_graph.distributed import DataParallel
-
             if self._parallel is not None:
                 self._parallel.close()
-            self._parallel = DataParallel(self.graph, self.devices)
+                self._parallel = None
+            if self.parallel == "pipeline":
+                from npu_graph.pipeline_parallel import PipelineParallel
+
+                self._parallel = PipelineParallel(self.graph, self.devices, self.micro_batches)
+            else:
+                from npu_graph.distributed import DataParallel
+
+                self._parallel = DataParallel(self.graph, self.devices)
         return self
 
     def run(self, *inputs, input_data=None):
@@ -127,15 +148,61 @@ class GraphExecutor:
                          f"not {type(data).__name__}")
 
     def get_stats(self) -> dict:
-        """The runtime's stats of the last run (see runtime/executor.py `stats`)."""
+        """The runtime's stats of the last run (see runtime/executor.py `stats`): one
+        card's. On several cards, `multi_card` adds the simulated multi-card
+        timeline's (runtime/multicard.py): time, throughput, and per card its
+        compute, communication and bubble time and arena size."""
         if self.graph is None:
             raise RuntimeError("no graph loaded; call load_graph(graph_or_path) first")
-        return self.graph.stats
+        stats = self.graph.stats
+        if self._parallel is not None:
+            stats = {**stats, "multi_card": self._parallel.simulated().stats()}
+        return stats
 
-    def export_chrome_trace(self, path: str) -> str:
-        """The simulated device timeline, for Perfetto / chrome://tracing."""
-        self.graph.executable.export_chrome_trace(path)
+    def export_chrome_trace(self, path: str, batches: int | None = None) -> str:
+        """The simulated device timeline, for Perfetto / chrome://tracing: one
+        run's, `batches` pipelined runs' (copies over PCIe overlapping compute),
+        or on several cards one process row per card with a communication track."""
+        import json
+
+        if self._parallel is not None:
+            with open(path, "w") as f:
+                json.dump(self._parallel.simulated().chrome_trace(), f)
+        else:
+            self.graph.executable.export_chrome_trace(path, batches)
         return path
+
+    def run_pipelined(self, batches: Iterable):
+        """Yield the output(s) of each batch of `batches` (any iterable of what
+        `run` takes as `input_data`), in order. While a batch runs, a helper
+        thread takes the next one from the iterable and prepares it (arranged,
+        made contiguous, checked against the graph), so a data loader's work and
+        the copy-in overlap the run. A bad batch raises when its turn comes. The
+        gain depends on free cores: on 2 cores busy with kernels it can be
+        nothing, or a loss for tiny runs (bench/parallel.py measures it)."""
+        if self.graph is None:
+            raise RuntimeError("no graph loaded; call load_graph(graph_or_path) first")
+        with ThreadPoolExecutor(1, thread_name_prefix="npu_graph_prepare") as prep:
+            source = iter(batches)
+            prepared = prep.submit(self._prepare_next, source)
+            while True:
+                inputs = prepared.result()
+                if inputs is _END:
+                    return
+                prepared = prep.submit(self._prepare_next, source)
+                yield self.run(*inputs)
+
+    def _prepare_next(self, source):
+        """The next batch's inputs, contiguous and checked against the graph (a
+        bad batch raises here, in order, when its turn comes)."""
+        data = next(source, _END)
+        if data is _END:
+            return _END
+        inputs = tuple(x.contiguous() if isinstance(x, torch.Tensor) else x
+                       for x in self._arrange(data))
+        if self._parallel is None:
+            check_inputs(self.graph.executable.arg_types, inputs)
+        return inputs
 
 
 def _load_path(path: Path) -> OptimizedGraph:

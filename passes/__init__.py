@@ -95,6 +95,12 @@ def _task_parallel():
     return TaskParallelPass
 
 
+def _pipeline_partition():
+    from passes.pipeline_partition import PipelinePartitionPass
+
+    return PipelinePartitionPass
+
+
 def _verify_plan():
     from passes.verify_plan import VerifyPlanPass
 
@@ -126,5 +132,6 @@ def builtin_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "lower-to-ascend": _lower_to_ascend,
         "memory-reuse": _memory_reuse,
         "task-parallel": _task_parallel,
+        "pipeline-partition": _pipeline_partition,
         "verify-plan": _verify_plan,
     }

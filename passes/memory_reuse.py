@@ -165,8 +165,12 @@ def check_races(graph: FunctionGraph) -> None:
 def reorder_tasks(graph: FunctionGraph, order: list[int]) -> None:
     """Move tasks into `order`, each buffer just before its first use."""
     block = graph.fn.body.block
-    end = block.last_op
-    placed: set[int] = set()
+    # Tasks stay between the receives and the sends (ascend.recv / ascend.send);
+    # a received buffer stays where it is, before its receive.
+    sends = [op for op in block.ops if isinstance(op, ascend.SendOp)]
+    end = sends[0] if sends else block.last_op
+    received = {op.buffer for op in block.ops if isinstance(op, ascend.RecvOp)}
+    placed = {b for b, buf in enumerate(graph.buffers) if buf.op.output in received}
     for t in order:
         task = graph.tasks[t]
         for b in task.reads + task.writes:

@@ -15,6 +15,7 @@ order, is here; `ge-opt`, the `npu_graph` API and the benchmarks only call it.
 - `precision_passes(mode, hardware)`: what a precision mode adds.
 - `device_passes(...)`, `session_pipeline(options)`: the Ascend-level passes,
   from the article's flags or from GE-style session options.
+- `pipeline_parallel_passes(stages)`: cut into pipeline stages, then plan each.
 
 The ordering rules, each stated once:
 1. GE-level passes, then `lower-to-ascend`, then Ascend-level passes. A
@@ -28,6 +29,8 @@ The ordering rules, each stated once:
 3. Streams before the memory plan, as GE does, so reuse keeps all their
    parallelism; with memory planning (a budget, or the smallest peak), the
    memory plan first, so tasks can still be reordered.
+4. `pipeline-partition` (model parallel) before both: each stage then gets
+   its own streams and its own arena (`pipeline_parallel_passes`).
 
 `layout-transform` (NC1HWC0) is not in a level: the host runtime's 5-D
 kernels unpack to NCHW, so it costs host time until they are native; run it
@@ -125,6 +128,13 @@ def device_passes(max_streams: int = DEFAULT_MAX_STREAMS, memory_limit_mb: float
     if memory_limit_mb is not None or minimize_peak:
         return [_memory_reuse(memory_limit_mb, minimize_peak), *parallel]
     return [*parallel, "memory-reuse"]
+
+
+def pipeline_parallel_passes(stages: int, max_streams: int = DEFAULT_MAX_STREAMS) -> str:
+    """Lowered (or planned) Ascend IR -> `stages` planned pipeline stages: the cut
+    first, then each stage's streams and arena (rule 3) on its own."""
+    return ",".join([f"pipeline-partition{{stages={stages}}}",
+                     *device_passes(max_streams)])
 
 
 def session_pipeline(options: dict | None = None) -> str:

@@ -53,7 +53,10 @@ class Hardware:
     l1_kb: int
     ub_kb: int
     hbm_gb_s: float
+    pcie_gb_s: float          # host <-> card, per direction (copies in and out)
+    link_gb_s: float          # card <-> card (HCCS), per direction, one link
     # Our assumptions, not vendor figures:
+    link_latency_us: float = 5.0   # per message on the card-to-card link
     launch_us: float = 3.0         # per-task dispatch overhead
     event_us: float = 1.0          # record -> wait latency across streams
     cube_efficiency: float = 0.6   # fraction of cube peak a real kernel reaches
@@ -84,10 +87,15 @@ HARDWARE = {
     #   Da Vinci talk; Liao et al., HPCA 2021. Check: 32 x 4096 x 2 x 1.0 GHz = 262 TFLOPS,
     #   the advertised 256 TFLOPS fp16.
     # - HBM2, 4 stacks, 1.2 TB/s: Hot Chips 31 / Huawei Ascend 910 product brief.
+    # - Host link PCIe 4.0 x16 and three HCCS card-to-card ports of 240 Gb/s each
+    #   (Hot Chips 31 Ascend 910 talk, I/O die). PCIe 4.0 x16 carries 16 GT/s x 16
+    #   lanes x 128/130 = 31.5 GB/s per direction (PCI-SIG PCIe 4.0 base
+    #   specification); 240 Gb/s is 30 GB/s per direction on one HCCS link.
     "ascend910": Hardware(
         "ascend910", ai_cores=32, vector_cores=0, aicpu_cores=4, clock_ghz=1.0,
         cube_macs_per_cycle=16 * 16 * 16, vector_bytes_per_cycle=256,
-        l0a_kb=64, l0b_kb=64, l0c_kb=256, l1_kb=1024, ub_kb=256, hbm_gb_s=1200.0),
+        l0a_kb=64, l0b_kb=64, l0c_kb=256, l1_kb=1024, ub_kb=256, hbm_gb_s=1200.0,
+        pcie_gb_s=31.5, link_gb_s=30.0),
     # Ascend 910B (split architecture: cube cores and vector cores, 1:2).
     # - 24 cube cores, 48 vector cores, 6 AI CPU cores, 1800 MHz, L0A 64 KB, L0B 64 KB,
     #   L0C 128 KB, L1 512 KB, UB 192 KB: CANN platform config Ascend910B2C.ini; the
@@ -96,10 +104,14 @@ HARDWARE = {
     #   (vec_calc_size=128 fp16 lanes, as on 910).
     # - HBM2e 64 GB; 1.6 TB/s is the commonly quoted figure, not found in a vendor
     #   document: treat it as an assumption.
+    # - PCIe 5.0 x16 (63 GB/s per direction by the PCIe 5.0 base specification) and
+    #   HCCS at 392 GB/s over 7 links (56 GB/s each) are the figures quoted for
+    #   Atlas 800T A2 servers, not found in a vendor document: assumptions.
     "ascend910b": Hardware(
         "ascend910b", ai_cores=24, vector_cores=48, aicpu_cores=6, clock_ghz=1.8,
         cube_macs_per_cycle=16 * 16 * 16, vector_bytes_per_cycle=256,
-        l0a_kb=64, l0b_kb=64, l0c_kb=128, l1_kb=512, ub_kb=192, hbm_gb_s=1600.0),
+        l0a_kb=64, l0b_kb=64, l0c_kb=128, l1_kb=512, ub_kb=192, hbm_gb_s=1600.0,
+        pcie_gb_s=63.0, link_gb_s=56.0),
 }
 DEFAULT_CHIP = "ascend910"
 DEFAULT_HARDWARE = HARDWARE[DEFAULT_CHIP]
@@ -243,3 +255,8 @@ def estimate(task: ascend.TaskOp, hw: Hardware = DEFAULT_HARDWARE,
 def task_time_us(task: ascend.TaskOp, hw: Hardware = DEFAULT_HARDWARE,
                  shape_of: ShapeOf = static_shape) -> float:
     return estimate(task, hw, shape_of).time_us
+
+
+def transfer_us(nbytes: int, gb_s: float, latency_us: float = 0.0) -> float:
+    """Time to move `nbytes` over a link of `gb_s` GB/s (1e9 bytes/s) per direction."""
+    return latency_us + nbytes / (gb_s * 1e3)

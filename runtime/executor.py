@@ -25,6 +25,15 @@ decoded once and shared read-only by every replica (prepacked copies that
 oneDNN primitives make are per replica). Memory grows with the replicas
 actually used, at most `max_inflight` arenas.
 
+Pipeline stages: a function cut by pipeline-partition receives buffers
+(`ascend.recv`) before its first task and sends buffers (`ascend.send`)
+after its last one. The executable does both through its `transport`, an
+object with `recv(tensor, peer, tag)` (fill `tensor`) and `send(tensor,
+peer, tag)` (done with `tensor` when it returns, or copies it): a
+torch.distributed one between ranks (npu_graph/pipeline_parallel.py), or a
+queue in one process. Received and sent buffers keep the plain row-major
+layout (no NHWC or blocked arena views), so they go over the wire as they are.
+
 Host order: tasks run in program order by default. Any order that respects
 streams and events is legal on the device, and the memory plan must hold
 for all of them; `set_host_order` runs the simulated timeline's order or
@@ -45,7 +54,7 @@ from xdsl.dialects.builtin import IntegerAttr, MemRefType, ModuleOp
 from xdsl.ir import SSAValue
 
 from ge_dialect import ascend, find_func
-from runtime import cost_model, kernels, scheduler, trace
+from runtime import cost_model, kernels, pipelining, scheduler, trace
 from runtime.host import blocked as blocked_layout
 from runtime.host import channels_last as arena_layout
 from runtime.host import runners
@@ -54,6 +63,7 @@ from runtime.program import BlockProgram, check_inputs
 
 MB = 2**20
 DEFAULT_MAX_INFLIGHT = 4  # replicas a graph may run on at once (each its own arena)
+PIPELINED_BATCHES = 8     # batches in the simulated pipelined timeline of the stats
 
 
 class LoadError(ValueError):
@@ -140,6 +150,7 @@ class Executable:
                             "run the lower-to-ascend pass first")
         self.hardware = hardware
         self.arg_types = list(fn.function_type.inputs.data)
+        self.result_types = list(fn.function_type.outputs.data)
         try:
             self.arena = torch.empty(size, dtype=torch.uint8)
         except RuntimeError as e:  # torch's allocator error is a paragraph
@@ -153,10 +164,15 @@ class Executable:
         self.tasks: list[Task] = []
         self.outputs: list[int] = []
         self.dynamic: list[tuple[int, ascend.DynBufferOp]] = []
+        self.recvs: list[tuple[int, int, int]] = []   # (value slot, peer, tag)
+        self.sends: list[tuple[int, int, int]] = []
+        self.transport = None
+        self.stage = ascend.stage_of(fn)
         ops = list(fn.body.block.ops)
         dynamic = any(isinstance(op, ascend.DynBufferOp) for op in ops)
         self.options = GENERIC if dynamic else options
-        nhwc = arena_layout.channels_last_buffers(ops) if self.options.channels_last else set()
+        wire = {op.buffer.owner for op in ops if isinstance(op, ascend.RecvOp | ascend.SendOp)}
+        nhwc = arena_layout.channels_last_buffers(ops, wire) if self.options.channels_last else set()
         self.weight_slots: set[int] = set()
         self._buffers: list[tuple[int, ascend.BufferOp]] = []
         shared = iter(_weights) if _weights is not None else None
@@ -180,6 +196,9 @@ class Executable:
                     cost_model.estimate(op, hardware) if static else None, op))
             elif isinstance(op, func.ReturnOp):
                 self.outputs = [slot[v] for v in op.operands]
+            elif isinstance(op, ascend.RecvOp | ascend.SendOp):
+                comm = self.recvs if isinstance(op, ascend.RecvOp) else self.sends
+                comm.append((slot[op.buffer], op.peer.value.data, op.tag.value.data))
             elif not isinstance(op, ascend.RecordEventOp | ascend.WaitEventOp):
                 raise LoadError(f"'{op.name}' cannot appear at the top level of a lowered "
                                 "function; only ascend ops and func.return can")
@@ -189,7 +208,7 @@ class Executable:
             raise LoadError(str(e)) from None
         self.value_slots = slot
         o = self.options
-        blocked = (blocked_layout.blocked_buffers(ops, nhwc)
+        blocked = (blocked_layout.blocked_buffers(ops, nhwc) - wire
                    if o.blocked and o.primitives and o.algorithms and o.zero_copy
                    and dnnl.available() else set())
         self._view_buffers(nhwc, blocked)
@@ -208,6 +227,8 @@ class Executable:
         self.plan = None if self.dynamic else self._schedule([t.estimate for t in self.tasks])
         self.set_host_order("program")
         self.last_host_ms = self.last_kernel_ms = 0.0
+        self.last_shapes: tuple[list, list] | None = None  # a dynamic graph's last run's
+        self._pipelined = None   # (plan and batches, the simulated batches): cached
         # The replica pool (see the module docstring): this object is replica 0.
         self._replicate = (module, func_name, hardware, options)
         self.max_inflight = max_inflight
@@ -357,6 +378,7 @@ class Executable:
             if replica is not self and replica.plan is not None:  # stats: the last run's
                 self.plan, self.jobs = replica.plan, replica.jobs
                 self.last_host_ms, self.last_kernel_ms = replica.last_host_ms, replica.last_kernel_ms
+                self.last_shapes = replica.last_shapes
             self._idle.append(replica)
             self._pool_lock.notify()
 
@@ -366,6 +388,7 @@ class Executable:
         replica = Executable(module, func_name, hardware, options, max_inflight=1,
                              _weights=weights)
         replica.set_host_order(self.host_order)
+        replica.transport = self.transport
         return replica
 
     def _run(self, inputs: tuple) -> list[torch.Tensor]:
@@ -381,6 +404,10 @@ class Executable:
         direct = {i: torch.empty_like(values[self.outputs[i]]) for i in self.direct_outputs}
         for i, tensor in direct.items():
             self.direct_outputs[i](tensor)
+        if self.recvs or self.sends:
+            self._check_transport()
+        for s, peer, tag in self.recvs:
+            self._receive(values[s], peer, tag)
         with torch.no_grad():
             if self.options.prepared_loop and not self.dynamic:
                 try:
@@ -401,14 +428,33 @@ class Executable:
                         values[s] = view
                     in_kernels = self._run_tasks(values, check_shapes=True)
                 self.plan = plan
+        for s, peer, tag in self.sends:
+            self.transport.send(values[s].contiguous(), peer, tag)
         # Results leave in the caller's (contiguous) layout, whatever the arena's.
         outputs = [direct[i] if i in direct else values[s].clone(memory_format=torch.contiguous_format)
                    for i, s in enumerate(self.outputs)]
         for i in range(len(inputs)):
             values[i] = None
+        if self.dynamic:
+            self.last_shapes = ([tuple(x.shape) for x in inputs], [tuple(o.shape) for o in outputs])
         self.last_host_ms = (clock() - start) * 1e3
         self.last_kernel_ms = in_kernels * 1e3
         return outputs
+
+    def _check_transport(self) -> None:
+        if self.transport is None:
+            raise ExecutionError(
+                f"this function is pipeline stage {self.stage}: it receives or sends "
+                "buffers, so it runs with its transport set (npu_graph.pipeline_parallel "
+                "runs every stage)")
+
+    def _receive(self, view: torch.Tensor, peer: int, tag: int) -> None:
+        if view.is_contiguous():
+            self.transport.recv(view, peer, tag)
+            return
+        staging = torch.empty(view.shape, dtype=view.dtype)
+        self.transport.recv(staging, peer, tag)
+        view.copy_(staging)
 
     def _run_prepared(self, inputs) -> float:
         """Run the prepared task calls in host order; return the seconds in kernels."""
@@ -526,6 +572,9 @@ class Executable:
             "num_tasks": len(self.tasks),
             "num_streams": len({t.stream for t in self.tasks}),
             "utilization": scheduler.utilization(self.jobs, slots, self.pools),
+            # Successive batches with their PCIe copies: latency of one alone beside
+            # the throughput when copies overlap compute (runtime/pipelining.py).
+            "pipelined": pipelining.stats(self.pipelined(), self.batch_size),
             "tasks": [{"name": t.name, "unit": t.unit, "stream": t.stream,
                        "core_group": e.pool, "block_dim": e.block_dim,
                        "cube_flops": e.cube_flops, "vector_ops": e.vector_ops,
@@ -535,15 +584,54 @@ class Executable:
                       for t, e, s in zip(self.tasks, estimates, slots)],
         }
 
-    def chrome_trace(self) -> dict:
-        return trace.chrome_trace(self.jobs, self.slots, self.pools, self.plan.estimates,
-                                  [t.unit for t in self.tasks],
-                                  {"hardware": self.hardware.name})
+    def pipelined(self, batches: int = PIPELINED_BATCHES) -> pipelining.Batches:
+        """The simulated timeline of `batches` successive batches, copies over PCIe
+        overlapping compute (runtime/pipelining.py). Copy sizes: the graph's
+        static shapes, or a dynamic graph's last run's."""
+        self.slots  # a dynamic graph has no timeline before its first run
+        key = (id(self.plan), batches)
+        if self._pipelined is None or self._pipelined[0] != key:
+            static = [[tuple(max(d, 1) for d in t.get_shape()) for t in types]
+                      for types in (self.arg_types, self.result_types)]
+            ins, outs = self.last_shapes or static
 
-    def export_chrome_trace(self, path: str) -> None:
-        """Write the simulated timeline for Perfetto / chrome://tracing."""
+            def nbytes(types, dims):
+                return sum(ascend.nbytes(MemRefType(t.element_type, d))
+                           for t, d in zip(types, dims))
+            self._pipelined = (key, pipelining.simulate(
+                self.jobs, self.pools, nbytes(self.arg_types, ins),
+                nbytes(self.result_types, outs), self.hardware, batches))
+        return self._pipelined[1]
+
+    def chrome_trace(self, batches: int | None = None) -> dict:
+        """The simulated timeline of one run, or of `batches` pipelined runs
+        (copy streams and copy engines included)."""
+        other = {"hardware": self.hardware.name}
+        if batches is None:
+            return trace.chrome_trace(self.jobs, self.slots, self.pools, self.plan.estimates,
+                                      [t.unit for t in self.tasks], other)
+        b = self.pipelined(batches)
+        units = [t.unit for t in self.tasks]
+        per_job = [None if j.pool in (pipelining.H2D, pipelining.D2H) else "task" for j in b.jobs]
+        k = 0
+        estimates, job_units = [], []
+        for kind, job in zip(per_job, b.jobs):
+            if kind is None:
+                estimates.append(None)
+                job_units.append("copy")
+            else:
+                estimates.append(self.plan.estimates[k % len(self.tasks)])
+                job_units.append(units[k % len(self.tasks)])
+                k += 1
+        other.update(pipelining.stats(b, self.batch_size))
+        return trace.chrome_trace(b.jobs, b.slots, b.pools, estimates, job_units, other,
+                                  b.stream_names)
+
+    def export_chrome_trace(self, path: str, batches: int | None = None) -> None:
+        """Write the simulated timeline for Perfetto / chrome://tracing; with
+        `batches`, that many successive batches pipelined."""
         with open(path, "w") as f:
-            json.dump(self.chrome_trace(), f)
+            json.dump(self.chrome_trace(batches), f)
 
 
 def load(module: ModuleOp, func_name: str = "main") -> Executable:

@@ -13,7 +13,8 @@ from runtime.cost_model import Estimate
 from runtime.scheduler import Job, Slot
 
 STREAMS_PID, CORES_PID = 1, 2
-POOL_NAMES = {"ai_core": "AI Core", "vector_core": "Vector Core", "ai_cpu": "AI CPU"}
+POOL_NAMES = {"ai_core": "AI Core", "vector_core": "Vector Core", "ai_cpu": "AI CPU",
+              "h2d": "H2D copy engine", "d2h": "D2H copy engine"}
 
 
 def _meta(kind: str, pid: int, name: str, tid: int = 0) -> dict:
@@ -21,18 +22,24 @@ def _meta(kind: str, pid: int, name: str, tid: int = 0) -> dict:
 
 
 def chrome_trace(jobs: list[Job], slots: list[Slot], pools: dict[str, int],
-                 estimates: list[Estimate], units: list[str], other: dict | None = None) -> dict:
+                 estimates: list[Estimate | None], units: list[str], other: dict | None = None,
+                 stream_names: dict[int, str] | None = None) -> dict:
+    """`estimates` may hold None for jobs that are not tasks (copies);
+    `stream_names` names stream tracks (default `stream <n>`)."""
+    names = stream_names or {}
     events = [_meta("process_name", STREAMS_PID, "Streams"),
               _meta("process_name", CORES_PID, "Core groups")]
     for stream in sorted({j.stream for j in jobs}):
-        events.append(_meta("thread_name", STREAMS_PID, f"stream {stream}", stream))
+        events.append(_meta("thread_name", STREAMS_PID, names.get(stream, f"stream {stream}"),
+                            stream))
     for job, slot, estimate, unit in zip(jobs, slots, estimates, units):
+        args = {"unit": unit, "core_group": POOL_NAMES[job.pool], "block_dim": job.cores}
+        if estimate is not None:
+            args.update(cube_flops=estimate.cube_flops, vector_ops=estimate.vector_ops,
+                        bytes=estimate.bytes_moved)
         events.append({"ph": "X", "name": job.name, "cat": unit, "pid": STREAMS_PID,
                        "tid": job.stream, "ts": slot.start, "dur": slot.end - slot.start,
-                       "args": {"unit": unit, "core_group": POOL_NAMES[job.pool],
-                                "block_dim": job.cores, "cube_flops": estimate.cube_flops,
-                                "vector_ops": estimate.vector_ops,
-                                "bytes": estimate.bytes_moved}})
+                       "args": args})
     for pool in pools:
         changes: dict[float, int] = {}
         for job, slot in zip(jobs, slots):

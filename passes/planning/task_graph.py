@@ -101,7 +101,8 @@ def read_function(fn: func.FuncOp) -> FunctionGraph:
                               [dyn_index[v] for v in op.outs if v in dyn_index]))
         elif isinstance(op, ascend.RecordEventOp | ascend.WaitEventOp):
             has_events = True
-        elif isinstance(op, func.ReturnOp):
+        elif isinstance(op, func.ReturnOp | ascend.SendOp):
+            # A sent buffer is read after the last task, as a returned one is.
             for v in op.operands:
                 if v in index:
                     buffers[index[v]].output = True

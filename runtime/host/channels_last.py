@@ -11,7 +11,8 @@ buffer of an in-place group gets NHWC only if all of them are 4-D of one shape.
 Only buffers a conv or pooling task reads or writes are worth it: an
 attention score tensor [B, heads, T, T] in NHWC would make its softmax over
 the last dim a strided one (BERT ran 6% slower). Buffers touched by a user
-kernel (ge.custom) keep NCHW: user code may assume it.
+kernel (ge.custom) keep NCHW: user code may assume it; so do the buffers a
+pipeline stage sends or receives (they go over the wire as they are).
 Graph inputs and outputs are the caller's tensors and stay in the caller's layout.
 """
 
@@ -30,8 +31,10 @@ def _contains(task: ascend.TaskOp, kinds) -> bool:
     return any(isinstance(op, kinds) for op in task.body.block.walk())
 
 
-def channels_last_buffers(ops: list[Operation]) -> set[ascend.BufferOp]:
-    """The `ascend.buffer` ops of a lowered function to view as NHWC."""
+def channels_last_buffers(ops: list[Operation],
+                          keep: frozenset | set = frozenset()) -> set[ascend.BufferOp]:
+    """The `ascend.buffer` ops of a lowered function to view as NHWC; those in
+    `keep` (and their in-place groups) stay NCHW."""
     parent: dict[ascend.BufferOp, ascend.BufferOp] = {}
 
     def find(b):  # with path halving: a chain of in-place tasks is one long group
@@ -40,7 +43,7 @@ def channels_last_buffers(ops: list[Operation]) -> set[ascend.BufferOp]:
             b = parent[b]
         return b
 
-    excluded: set[ascend.BufferOp] = set()
+    excluded: set[ascend.BufferOp] = set(keep)
     spatial: set[ascend.BufferOp] = set()
     for op in ops:
         if not isinstance(op, ascend.TaskOp):

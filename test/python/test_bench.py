@@ -135,3 +135,21 @@ def test_paired_quartiles_are_of_the_round_by_round_ratios():
     q1, q2, q3 = paired_quartiles([1.0, 2.0, 3.0, 4.0, 5.0], [1.0] * 5)
     assert (q1, q2, q3) == (2.0, 3.0, 4.0)
     assert paired_quartiles([2.0], [1.0]) == [2.0, 2.0, 2.0]
+
+
+def test_parallel_bench_reports_cards_and_pipelining(tmp_path):
+    import json
+
+    out = tmp_path / "parallel.json"
+    r = subprocess.run([sys.executable, "-m", "bench.parallel", "--model", "tiny_resnet",
+                        "--batch", "2", "--iterations", "1", "--json", str(out)],
+                       capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert r.returncode == 0, r.stderr
+    data = json.loads(out.read_text())
+    assert set(data["measured_items_per_s"]) == {"1 card", "data parallel, 2 ranks",
+                                                 "pipeline parallel, 2 ranks"}
+    sim = data["simulated_items_per_s"]
+    assert sim["data parallel, 2 cards"] > sim["1 card"]
+    assert sim["one card, batches pipelined (copies overlap compute)"] >= \
+        sim["one card, batches one at a time (with PCIe copies)"]
+    assert "host: run_pipelined" in r.stdout and "gain" in r.stdout

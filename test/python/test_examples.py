@@ -74,3 +74,10 @@ def test_ge_bench_json_on_a_npu_file(tmp_path):
     assert result["device"]["optimized_images_per_s"] > 0
     assert result["device"]["unoptimized_ms"] is None
     assert result["memory_mb"]["arena"] == pytest.approx(12.25)
+
+
+def test_parallel_example_matches_one_card_both_ways():
+    out = run([ROOT / "examples" / "parallel_resnet50.py", "--model", "tiny_resnet"])
+    assert "data parallel: max |2 cards - 1 card| =" in out
+    assert "pipeline parallel: max |2 cards - 1 card| =" in out
+    assert out.count("card 1: compute") == 2
