@@ -151,12 +151,17 @@ class _OnnxImporter:
             arg.name_hint = _identifier(v.name)
             self.values[v.name] = arg
         unsupported: dict[str, list[str]] = {}
+        failed: set[str] = set()  # outputs of unsupported nodes
         for node in self.graph.node:
             self.node = node
+            if failed & set(free_names_of(node)):
+                failed.update(node.output)  # reported through the node it depends on
+                continue
             try:
                 self._convert(node)
             except (Unsupported, OnnxUnsupported, ShapeError) as e:
                 unsupported.setdefault(f"{node.op_type} ({e})", []).append(node.name or "?")
+                failed.update(node.output)
                 for name in node.output:
                     self.values.pop(name, None)
         if unsupported:
@@ -417,19 +422,25 @@ def _constant_tensor(value: SSAValue):
 
 def free_names(graph) -> set[str]:
     """Names a graph (and the graphs nested in it) reads but does not define."""
-    from onnx import helper
     defined = {v.name for v in graph.input} | {t.name for t in graph.initializer}
     used = set()
     for node in graph.node:
-        used |= {name for name in node.input if name}
-        for attr in node.attribute:
-            value = helper.get_attribute_value(attr)
-            for sub in (value if isinstance(value, list) else [value]):
-                if hasattr(sub, "node"):
-                    used |= free_names(sub)
+        used |= free_names_of(node)
         defined |= set(node.output)
     used |= {v.name for v in graph.output}
     return used - defined
+
+
+def free_names_of(node) -> set[str]:
+    """Names a node reads: its inputs and what its subgraphs read from outside."""
+    from onnx import helper
+    used = {name for name in node.input if name}
+    for attr in node.attribute:
+        value = helper.get_attribute_value(attr)
+        for sub in (value if isinstance(value, list) else [value]):
+            if hasattr(sub, "node"):
+                used |= free_names(sub)
+    return used
 
 
 def _identifier(name: str) -> str:

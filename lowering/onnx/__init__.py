@@ -4,6 +4,7 @@
     nn.py       convolutions, pooling, normalization, softmax, attention, matmuls
     shape.py    shapes, data movement, gathers, scatters, pads, sorting
     resize.py   Resize (ge.interpolate, or separable gathered taps)
+    rnn.py      RNN, GRU and LSTM, unrolled
     control.py  If, Loop and Scan
 
 Adding an op is one builder plus one line here; the importer is
@@ -15,7 +16,7 @@ runtime's kernels.
 from __future__ import annotations
 
 from ge_dialect import ge
-from lowering.onnx import control, math, nn, resize, shape
+from lowering.onnx import control, math, nn, resize, rnn, shape
 from lowering.onnx.common import Builder, OnnxUnsupported
 
 __all__ = ["ONNX_TO_GE", "OnnxUnsupported"]
@@ -113,6 +114,9 @@ ONNX_TO_GE: dict[tuple[str, str], Builder] = {
     ("", "AffineGrid"): nn.affine_grid,
     ("", "Gemm"): nn.gemm,
     ("", "Dropout"): nn.dropout,
+    ("", "RNN"): rnn.recurrent("RNN"),
+    ("", "GRU"): rnn.recurrent("GRU"),
+    ("", "LSTM"): rnn.recurrent("LSTM"),
     # ---- shapes and data movement
     ("", "Reshape"): shape.reshape,
     ("", "Flatten"): shape.flatten,

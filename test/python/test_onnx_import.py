@@ -105,18 +105,22 @@ def test_symbolic_dims_become_dynamic_and_run_at_any_size():
 
 
 def test_unsupported_ops_are_reported_at_once_with_node_names():
-    nodes = [onnx.helper.make_node("LSTM", ["x", "w", "r"], ["y"], name="rnn0"),
-             onnx.helper.make_node("Det", ["x"], ["d"], name="det0"),
-             onnx.helper.make_node("Det", ["x"], ["e"], name="det1")]
-    model = _model(nodes, [_tensor("x", [1, 2, 2]), _tensor("w", [1, 4, 2]),
-                           _tensor("r", [1, 4, 1])],
-                   [_tensor("y", None), _tensor("d", None), _tensor("e", None)])
+    """Each unsupported node once, grouped by op and cause; a node that only
+    reads an unsupported node's output is not reported again."""
+    h = onnx.helper
+    nodes = [h.make_node("BitwiseNot", ["i"], ["j"], name="bits0"),
+             h.make_node("Det", ["x"], ["d"], name="det0"),
+             h.make_node("Det", ["x"], ["e"], name="det1"),
+             h.make_node("Add", ["d", "e"], ["f"], name="add0")]
+    model = _model(nodes, [_tensor("x", [1, 2, 2]), _tensor("i", [3], onnx.TensorProto.INT32)],
+                   [_tensor("j", [3], onnx.TensorProto.INT32), _tensor("f", [1])])
     with pytest.raises(OnnxImportError) as info:
         import_onnx(model)
     text = str(info.value)
     assert "2 unsupported ops (3 nodes)" in text
-    assert "LSTM (no GE mapping for LSTM) x1: nodes 'rnn0'" in text
+    assert "BitwiseNot (no GE mapping for BitwiseNot) x1: nodes 'bits0'" in text
     assert "Det (no GE mapping for Det) x2: nodes 'det0', 'det1'" in text
+    assert "add0" not in text
 
 
 def test_external_data_loads_from_beside_the_model(tmp_path):
@@ -348,3 +352,58 @@ def test_dropout_in_training_mode_is_refused_not_run_as_identity():
                    [c(np.array(0.5, np.float32), "ratio"), c(np.array(True), "train")])
     with pytest.raises(OnnxImportError, match="Dropout in training mode"):
         import_onnx(model)
+
+
+@pytest.mark.parametrize("kind, attrs, extra", [
+    ("LSTM", dict(direction="bidirectional"), ["B", "", "h0", "c0", "P"]),
+    ("GRU", dict(linear_before_reset=1, direction="reverse"), ["B", "", "h0"]),
+    ("GRU", dict(layout=1), ["B"]),
+    ("RNN", dict(direction="bidirectional"), ["B"]),
+])
+def test_recurrent_ops_unroll_like_onnx(kind, attrs, extra):
+    """RNN / GRU / LSTM with random weights against onnx's reference evaluator:
+    directions, biases, initial states, peepholes, linear_before_reset, layout."""
+    from onnx.reference import ReferenceEvaluator
+    gates = {"RNN": 1, "GRU": 3, "LSTM": 4}[kind]
+    dirs, seq, batch, size, hidden = 2 if attrs.get("direction") == "bidirectional" else 1, 5, 3, 4, 6
+    rng = np.random.default_rng(3)
+
+    def rand(*shape):
+        return (rng.standard_normal(shape) * 0.5).astype(np.float32)
+
+    layout = attrs.get("layout", 0)
+    arrays = {"W": rand(dirs, gates * hidden, size), "R": rand(dirs, gates * hidden, hidden),
+              "B": rand(dirs, 2 * gates * hidden), "P": rand(dirs, 3 * hidden),
+              "h0": rand(*((batch, dirs, hidden) if layout else (dirs, batch, hidden))),
+              "c0": rand(*((batch, dirs, hidden) if layout else (dirs, batch, hidden)))}
+    inputs = ["x", "W", "R", *extra]
+    outputs = ["y", "y_h"] + (["y_c"] if kind == "LSTM" else [])
+    node = onnx.helper.make_node(kind, inputs, outputs, hidden_size=hidden, **attrs)
+    inits = [onnx.numpy_helper.from_array(arrays[name], name) for name in inputs[1:] if name]
+    x_shape = [batch, seq, size] if layout else [seq, batch, size]
+    model = _model([node], [_tensor("x", x_shape)],
+                   [_tensor(name, list("abcd")[:3 + (name == "y")]) for name in outputs], inits)
+    x = rand(*x_shape)
+    expected = ReferenceEvaluator(model).run(None, {"x": x})
+    got = GEBackend.run_model(model, [x])
+    for g, e in zip(got, expected, strict=True):
+        assert g.shape == e.shape
+        np.testing.assert_allclose(g, e, rtol=1e-5, atol=1e-5)
+
+
+def test_rnn_clip_bounds_the_inputs_of_the_activation():
+    """clip applies to the pre-activation (onnx's reference evaluator ignores it,
+    so the oracle is ONNX's RNN equation in NumPy)."""
+    rng = np.random.default_rng(4)
+    w, r = rng.standard_normal((1, 3, 2)).astype(np.float32), rng.standard_normal(
+        (1, 3, 3)).astype(np.float32)
+    node = onnx.helper.make_node("RNN", ["x", "W", "R"], ["y"], hidden_size=3, clip=0.3)
+    model = _model([node], [_tensor("x", [4, 1, 2])], [_tensor("y", [4, 1, 1, 3])],
+                   [onnx.numpy_helper.from_array(w, "W"), onnx.numpy_helper.from_array(r, "R")])
+    x = rng.standard_normal((4, 1, 2)).astype(np.float32)
+    h, expected = np.zeros((1, 3), np.float32), []
+    for t in range(4):
+        h = np.tanh(np.clip(x[t] @ w[0].T + h @ r[0].T, -0.3, 0.3))
+        expected.append(h)
+    (y,) = GEBackend.run_model(model, [x])
+    np.testing.assert_allclose(y[:, 0], np.stack(expected), rtol=1e-5, atol=1e-6)
