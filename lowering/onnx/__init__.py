@@ -5,6 +5,7 @@
     shape.py    shapes, data movement, gathers, scatters, pads, sorting
     resize.py   Resize (ge.interpolate, or separable gathered taps)
     rnn.py      RNN, GRU and LSTM, unrolled
+    einsum.py   Einsum as matmuls, or broadcast products and sums
     control.py  If, Loop and Scan
 
 Adding an op is one builder plus one line here; the importer is
@@ -16,7 +17,7 @@ runtime's kernels.
 from __future__ import annotations
 
 from ge_dialect import ge
-from lowering.onnx import control, math, nn, resize, rnn, shape
+from lowering.onnx import control, einsum, math, nn, resize, rnn, shape
 from lowering.onnx.common import Builder, OnnxUnsupported
 
 __all__ = ["ONNX_TO_GE", "OnnxUnsupported"]
@@ -109,6 +110,7 @@ ONNX_TO_GE: dict[tuple[str, str], Builder] = {
     ("", "LpPool"): nn.lp_pool,
     ("", "MeanVarianceNormalization"): nn.mean_variance_normalization,
     ("", "MatMul"): nn.matmul,
+    ("", "Einsum"): einsum.einsum,
     ("", "Attention"): nn.attention,
     ("", "RotaryEmbedding"): nn.rotary_embedding,
     ("", "AffineGrid"): nn.affine_grid,

@@ -407,3 +407,23 @@ def test_rnn_clip_bounds_the_inputs_of_the_activation():
         expected.append(h)
     (y,) = GEBackend.run_model(model, [x])
     np.testing.assert_allclose(y[:, 0], np.stack(expected), rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("equation, shapes", [
+    ("BTNH,BFNH->BNFT", [(2, 3, 4, 5), (2, 6, 4, 5)]),  # attention scores, as TF exports
+    ("iij,jk->ik", [(3, 3, 4), (4, 2)]),                 # a diagonal, then a matmul
+    ("a...,a...->...", [(3, 2, 4), (3, 1, 4)]),          # ellipsis dims that broadcast
+    ("bn,anm,bm->ba", [(2, 3), (4, 3, 5), (2, 5)]),      # three operands
+    ("ij", [(3, 4)]),                                    # implicit output
+])
+def test_einsum_matches_numpy(equation, shapes):
+    h = onnx.helper
+    names = [f"x{i}" for i in range(len(shapes))]
+    rng = np.random.default_rng(5)
+    xs = [rng.standard_normal(s).astype(np.float32) for s in shapes]
+    expected = np.einsum(equation, *xs)
+    model = _model([h.make_node("Einsum", names, ["y"], equation=equation)],
+                   [_tensor(name, list(s)) for name, s in zip(names, shapes)],
+                   [_tensor("y", list(expected.shape))])
+    (y,) = GEBackend.run_model(model, xs)
+    np.testing.assert_allclose(y, expected, rtol=1e-5, atol=1e-5)
