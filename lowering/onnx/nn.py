@@ -69,19 +69,67 @@ def conv(g, n) -> list:
 
 
 def conv_transpose(g, n) -> list:
+    """ConvTranspose: ge.conv_transpose2d with its pads where they are symmetric;
+    else (asymmetric pads, auto_pad, output_shape, 1-D) the unpadded result,
+    cut (or zero-extended) to ONNX's window, plus the bias."""
     x, w = g.input(n, 0), g.input(n, 1)
     bias = g.input(n, 2) if g.has_input(n, 2) else None
-    if _spatial(g, n, x) != 2:
-        raise OnnxUnsupported("ConvTranspose other than 2-D")
-    if g.attr(n, "output_shape") is not None or g.attr(n, "auto_pad", "NOTSET") != "NOTSET":
-        raise OnnxUnsupported("ConvTranspose with output_shape or auto_pad")
-    strides = list(g.attr(n, "strides", [1, 1]))
-    pads = list(g.attr(n, "pads", [0, 0, 0, 0]))
-    if pads[:2] != pads[2:]:
-        raise OnnxUnsupported("ConvTranspose with asymmetric pads")
-    return [g.emit(ge.ConvTranspose2dOp(
-        x, w, bias, strides, pads[:2], list(g.attr(n, "output_padding", [0, 0])),
-        list(g.attr(n, "dilations", [1, 1])), int(g.attr(n, "group", 1))))]
+    spatial = _spatial(g, n, x)
+    if spatial not in (1, 2):
+        raise OnnxUnsupported("ConvTranspose other than 1-D or 2-D")
+    strides = list(g.attr(n, "strides", [1] * spatial))
+    dilations = list(g.attr(n, "dilations", [1] * spatial))
+    extra = list(g.attr(n, "output_padding", [0] * spatial))
+    group = int(g.attr(n, "group", 1))
+    pads = g.attr(n, "pads")
+    auto = g.attr(n, "auto_pad", "NOTSET")
+    wanted = g.attr(n, "output_shape")
+    if (spatial == 2 and wanted is None and auto not in ("SAME_UPPER", "SAME_LOWER")
+            and (pads is None or list(pads[:2]) == list(pads[2:]))):
+        pads = list(pads or [0] * 4)
+        return [g.emit(ge.ConvTranspose2dOp(x, w, bias, strides, pads[:2], extra, dilations,
+                                            group))]
+    size = list(ge.shape_of(x)[2:])
+    kernel = list(ge.shape_of(w)[2:])
+    if any(d < 0 for d in size):
+        raise OnnxUnsupported("ConvTranspose of a dynamic shape")
+    full = [s * (i - 1) + (k - 1) * d + 1 for s, i, k, d in zip(strides, size, kernel, dilations)]
+    if wanted is not None:
+        wanted = list(wanted)[-spatial:]
+    if pads is None and auto in ("SAME_UPPER", "SAME_LOWER"):
+        wanted = wanted or [i * s for i, s in zip(size, strides)]
+        total = [f + e - o for f, e, o in zip(full, extra, wanted)]
+        begins = [t // 2 if auto == "SAME_UPPER" else t - t // 2 for t in total]
+    else:
+        pads = list(pads or [0] * 2 * spatial)
+        begins = pads[:spatial]
+        if wanted is None:
+            wanted = [f + e - lo - hi for f, e, lo, hi in
+                      zip(full, extra, pads[:spatial], pads[spatial:])]
+    if spatial == 1:  # as 2-D with a height of 1
+        x = g.emit(ge.ReshapeOp(x, [*ge.shape_of(x)[:2], 1, size[0]]))
+        w = g.emit(ge.ReshapeOp(w, [*ge.shape_of(w)[:2], 1, kernel[0]]))
+    y = g.emit(ge.ConvTranspose2dOp(x, w, None, [1] * (2 - spatial) + strides, [0, 0],
+                                    [0, 0], [1] * (2 - spatial) + dilations, group))
+    axis0 = 4 - spatial
+    for i, (begin, length, have) in enumerate(zip(begins, wanted, full)):
+        axis = axis0 + i
+        low, high = max(-begin, 0), max(begin + length - have, 0)
+        if low or high:
+            zeros = [0] * 4
+            lows, highs = list(zeros), list(zeros)
+            lows[axis], highs[axis] = low, high
+            y = g.emit(ge.PadOp(y, lows, highs, "constant", 0.0))
+        start = begin + low
+        if start != 0 or length != ge.shape_of(y)[axis]:
+            y = g.emit(ge.SliceOp(y, axis, start, start + length))
+    if spatial == 1:
+        shape = ge.shape_of(y)
+        y = g.emit(ge.ReshapeOp(y, [shape[0], shape[1], shape[3]]))
+    if bias is not None:
+        channels = ge.shape_of(bias)[0]
+        y = g.emit(ge.AddOp(y, g.emit(ge.ReshapeOp(bias, [channels] + [1] * spatial))))
+    return [y]
 
 
 def max_pool(g, n) -> list:

@@ -427,3 +427,28 @@ def test_einsum_matches_numpy(equation, shapes):
                    [_tensor("y", list(expected.shape))])
     (y,) = GEBackend.run_model(model, xs)
     np.testing.assert_allclose(y, expected, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("shape, attrs", [
+    ([1, 4, 5, 4], dict(strides=[2, 1], pads=[1, 0, 0, 2])),                # asymmetric pads
+    ([1, 2, 3, 4], dict(strides=[2, 3], auto_pad="SAME_UPPER", group=2)),
+    ([1, 2, 4, 3], dict(strides=[2, 2], auto_pad="SAME_LOWER", output_padding=[1, 1])),
+    ([1, 2, 6], dict(strides=[3], pads=[2, 1], dilations=[2])),             # 1-D
+])
+def test_conv_transpose_windows_follow_onnx(shape, attrs):
+    from onnx.reference import ReferenceEvaluator
+    rng = np.random.default_rng(6)
+    group = attrs.get("group", 1)
+    per_group = 1 if group > 1 else 2  # the evaluator mixes groups up past one channel each
+    w = rng.standard_normal([shape[1], per_group, *[3] * (len(shape) - 2)]).astype(np.float32)
+    b = rng.standard_normal([per_group * group]).astype(np.float32)
+    c = onnx.numpy_helper.from_array
+    inputs = ["x", "w"] + (["b"] if group == 1 else [])  # the evaluator's grouped bias is off
+    model = _model([onnx.helper.make_node("ConvTranspose", inputs, ["y"], **attrs)],
+                   [_tensor("x", shape)], [_tensor("y", list("nchw")[:len(shape)])],
+                   [c(w, "w"), c(b, "b")][:len(inputs) - 1])
+    x = rng.standard_normal(shape).astype(np.float32)
+    (expected,) = ReferenceEvaluator(model).run(None, {"x": x})
+    (y,) = GEBackend.run_model(model, [x])
+    assert y.shape == expected.shape
+    np.testing.assert_allclose(y, expected, rtol=1e-5, atol=1e-5)
