@@ -165,17 +165,69 @@ def _window(g, n, x):
     spatial = _spatial(g, n, x)
     kernel = list(g.attr(n, "kernel_shape"))
     strides = list(g.attr(n, "strides", [1] * spatial))
-    if any(d != 1 for d in g.attr(n, "dilations", [1] * spatial)):
-        raise OnnxUnsupported(f"{n.op_type} with dilations")
     return (spatial, kernel, strides) + _pads(g, n, x, kernel, strides, [1] * spatial)
 
 
+def _dilations(g, n, x) -> list[int] | None:
+    """The pool's dilations, or None if there are none."""
+    dilations = list(g.attr(n, "dilations", [1] * _spatial(g, n, x)))
+    return dilations if any(d != 1 for d in dilations) else None
+
+
+CONVS = {1: ge.Conv1dOp, 2: ge.Conv2dOp, 3: ge.Conv3dOp}
+
+
+def _window_sums(g, n, x, mask_pad: float | None = None):
+    """Sums over each (dilated) pooling window of x zero-padded, as a depthwise
+    convolution with a kernel of ones; with `mask_pad`, also the count of what
+    each window holds: the elements, and the pads if mask_pad is 1 (never the
+    overhang ceil_mode adds)."""
+    spatial = _spatial(g, n, x)
+    kernel = list(g.attr(n, "kernel_shape"))
+    strides = list(g.attr(n, "strides", [1] * spatial))
+    dilations = list(g.attr(n, "dilations", [1] * spatial))
+    low, high = _pads(g, n, x, kernel, strides, dilations)
+    size = ge.shape_of(x)[2:]
+    if any(d < 0 for d in (*size, ge.shape_of(x)[1])):
+        raise OnnxUnsupported(f"{n.op_type} of a dynamic shape")
+    overhang = []
+    for i, k, s, d, lo, hi in zip(size, kernel, strides, dilations, low, high):
+        span, reach = i + lo + hi, (k - 1) * d + 1
+        out = (span - reach) // s + 1
+        if g.attr(n, "ceil_mode", 0):
+            out = -(-(span - reach) // s) + 1
+            if (out - 1) * s >= i + lo:  # the last window starts past the data
+                out -= 1
+        overhang.append(max(0, (out - 1) * s + reach - span))
+    channels = ge.shape_of(x)[1]
+    from lowering.onnx_to_ge import numpy_dtype
+    ones = g.const(np.ones([channels, 1, *kernel], dtype=numpy_dtype(ge.element_type(x.type))))
+
+    def summed(v, value: float):
+        v = g.emit(ge.PadOp(v, [0, 0, *low], [0, 0, *high], "constant", value))
+        if any(overhang):
+            v = g.emit(ge.PadOp(v, [0] * (2 + spatial), [0, 0, *overhang], "constant", 0.0))
+        return g.emit(CONVS[spatial](v, ones, None, strides, [0] * spatial, dilations,
+                                     channels))
+
+    if mask_pad is None:
+        return summed(x, 0.0)
+    return summed(x, 0.0), summed(g.emit(ge.FullLikeOp(x, 1.0)), mask_pad)
+
+
 def average_pool(g, n) -> list:
+    """AveragePool: ge.avg_pool where torch's pool computes it; dilated windows,
+    or ceil_mode over pads torch's pool cannot take (whose last window ONNX
+    counts from the unpadded size), as window sums over window counts."""
     x = g.input(n, 0)
     spatial, kernel, strides, low, high = _window(g, n, x)
     include = bool(g.attr(n, "count_include_pad", 0))
     ceil = bool(g.attr(n, "ceil_mode", 0))
-    if low != high or any(2 * max(a, b) > k for a, b, k in zip(low, high, kernel)):
+    padded_first = low != high or any(2 * max(a, b) > k for a, b, k in zip(low, high, kernel))
+    if _dilations(g, n, x) or (ceil and padded_first):
+        sums, counts = _window_sums(g, n, x, float(include))
+        return [g.emit(ge.DivOp(sums, counts))]
+    if padded_first:
         if include:
             x, pads = _symmetric(g, x, low, high, 0.0, kernel)
         else:  # the mean over real elements only: a sum pool over a count pool
@@ -365,16 +417,10 @@ def grid_sample(g, n) -> list:
 
 
 def lp_pool(g, n) -> list:
-    """(sum over each window of |x|^p)^(1/p): an average pool counting the
-    padding, times the window size."""
+    """(sum over each window of |x|^p)^(1/p), the sums by `_window_sums`."""
     x = g.input(n, 0)
-    spatial, kernel, strides, low, high = _window(g, n, x)
     p = float(g.attr(n, "p", 2))
-    powered = g.emit(ge.PowOp(g.emit(ge.AbsOp(x)), g.scalar(p, x)))
-    powered, pads = _symmetric(g, powered, low, high, 0.0, kernel)
-    mean = _average(g, powered, spatial, kernel, strides, pads,
-                    bool(g.attr(n, "ceil_mode", 0)), True)
-    total = g.emit(ge.MulOp(mean, g.scalar(float(np.prod(kernel)), mean)))
+    total = _window_sums(g, n, g.emit(ge.PowOp(g.emit(ge.AbsOp(x)), g.scalar(p, x))))
     return [g.emit(ge.PowOp(total, g.scalar(1.0 / p, total)))]
 
 
