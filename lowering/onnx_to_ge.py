@@ -109,6 +109,8 @@ def import_onnx(model: Any, func_name: str = "main") -> ModuleOp:
 def _upgraded(proto, opset: int):
     """An older model converted to opset 13 by onnx's version converter."""
     from onnx import version_converter
+    if opset < 7:
+        proto = _channel_slopes(proto)
     try:
         return version_converter.convert_version(proto, OLDEST_OPSET), OLDEST_OPSET
     except Exception as e:  # noqa: BLE001 - the converter's own refusal
@@ -116,6 +118,31 @@ def _upgraded(proto, opset: int):
                               f"and onnx's version converter could not upgrade it: "
                               f"{str(e).splitlines()[0] if str(e) else type(e).__name__}"
                               ) from e
+
+
+def _channel_slopes(proto):
+    """PRelu before opset 7 took one slope per channel ([C]); from opset 7 the
+    slope broadcasts from the right, which the version converter leaves to the
+    model. A copy with such slopes stored as [C, 1, ..., 1]."""
+    from onnx import ModelProto, numpy_helper
+    ranks = {v.name: len(v.type.tensor_type.shape.dim) for v in proto.graph.input}
+    slopes = {node.input[1]: ranks.get(node.input[0]) for node in proto.graph.node
+              if node.op_type == "PRelu" and len(node.input) > 1}
+    copy = ModelProto()
+    copy.CopyFrom(proto)
+    for init in copy.graph.initializer:
+        rank = slopes.get(init.name)
+        if rank and rank > 2 and len(init.dims) == 1 and init.dims[0] > 1:
+            slope = numpy_helper.to_array(init)
+            init.CopyFrom(numpy_helper.from_array(slope.reshape([-1] + [1] * (rank - 2)),
+                                                  init.name))
+    for v in copy.graph.input:
+        rank = slopes.get(v.name)
+        dims = v.type.tensor_type.shape.dim
+        if rank and rank > 2 and len(dims) == 1 and dims[0].dim_value > 1:
+            for _ in range(rank - 2):
+                dims.add().dim_value = 1
+    return copy
 
 
 class _OnnxImporter:

@@ -99,6 +99,7 @@ ONNX_TO_GE: dict[tuple[str, str], Builder] = {
     ("", "BatchNormalization"): nn.batch_norm,
     ("", "InstanceNormalization"): nn.instance_norm,
     ("", "LayerNormalization"): nn.layer_norm,
+    ("", "LRN"): nn.lrn,
     ("", "Softmax"): nn.softmax(ge.SoftmaxOp),
     ("", "LogSoftmax"): nn.softmax(ge.LogSoftmaxOp),
     ("", "Hardmax"): nn.hardmax,

@@ -377,6 +377,28 @@ def dropout(g, n) -> list:
     return outs
 
 
+def lrn(g, n) -> list:
+    """LRN: x / (bias + alpha / size * sum of x^2 over `size` neighbouring channels)^beta,
+    the sum as `size` shifted slices of the squares zero-padded along C."""
+    x = g.input(n, 0)
+    size = int(g.attr(n, "size"))
+    alpha, beta = float(g.attr(n, "alpha", 1e-4)), float(g.attr(n, "beta", 0.75))
+    bias = float(g.attr(n, "bias", 1.0))
+    rank, channels = len(ge.shape_of(x)), ge.shape_of(x)[1]
+    if channels < 0:
+        raise OnnxUnsupported("LRN over a dynamic channel count")
+    low, high = [0] * rank, [0] * rank
+    low[1], high[1] = (size - 1) // 2, size - 1 - (size - 1) // 2
+    squares = g.emit(ge.PadOp(g.emit(ge.MulOp(x, x)), low, high, "constant", 0.0))
+    total = None
+    for i in range(size):
+        part = g.emit(ge.SliceOp(squares, 1, i, i + channels))
+        total = part if total is None else g.emit(ge.AddOp(total, part))
+    scaled = g.emit(ge.AddOp(g.emit(ge.MulOp(total, g.scalar(alpha / size, total))),
+                             g.scalar(bias, total)))
+    return [g.emit(ge.DivOp(x, g.emit(ge.PowOp(scaled, g.scalar(beta, scaled)))))]
+
+
 def group_norm(g, n) -> list:
     """GroupNormalization: per-channel scale and bias (opset 21), or per group (18)."""
     x, scale, bias = g.input(n, 0), g.input(n, 1), g.input(n, 2)

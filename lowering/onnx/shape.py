@@ -210,12 +210,31 @@ def _nd_indices(g, index, x):
 
 
 def scatter_nd(g, n) -> list:
+    """ScatterND: an index_put (accumulating for add); mul / max / min as a
+    scatter_elements over x seen as [rows addressed by the index, the rest]."""
     reduction = g.attr(n, "reduction", "none")
-    if reduction not in ("none", "add"):
-        raise OnnxUnsupported(f"ScatterND with reduction '{reduction}'")
     x = g.input(n, 0)
     indices, dims = _nd_indices(g, g.input(n, 1), x)
-    return [g.emit(ge.IndexPutOp(x, g.input(n, 2), indices, dims, reduction == "add"))]
+    if reduction in ("none", "add"):
+        return [g.emit(ge.IndexPutOp(x, g.input(n, 2), indices, dims, reduction == "add"))]
+    if reduction not in REDUCTIONS:
+        raise OnnxUnsupported(f"ScatterND with reduction '{reduction}'")
+    shape = _static(x, "ScatterND")
+    k = len(indices)
+    rows, row = int(np.prod(shape[:k])), int(np.prod(shape[k:]))
+    linear = None
+    for j, part in enumerate(indices):  # row = sum_j index_j * prod(shape[j + 1:k])
+        stride = int(np.prod(shape[j + 1:k]))
+        term = part if stride == 1 else g.emit(ge.MulOp(part, g.scalar(stride, part)))
+        linear = term if linear is None else g.emit(ge.AddOp(linear, term))
+    count = int(np.prod(ge.shape_of(linear)))
+    linear = g.emit(ge.ExpandOp(g.emit(ge.ReshapeOp(linear, [count, 1])), [count, row]))
+    if ge.element_type(linear.type) != ge.i64:
+        linear = g.emit(ge.CastOp(linear, ge.i64))
+    updates = g.emit(ge.ReshapeOp(g.input(n, 2), [count, row]))
+    flat = g.emit(ge.ReshapeOp(x, [rows, row]))
+    y = g.emit(ge.ScatterElementsOp(flat, linear, updates, 0, REDUCTIONS[reduction]))
+    return [g.emit(ge.ReshapeOp(y, shape))]
 
 
 def gather_nd(g, n) -> list:

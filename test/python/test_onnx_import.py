@@ -28,7 +28,8 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning", "ignore::U
                                         "ignore::FutureWarning")
 
 # One or a few node cases per family: elementwise, broadcast, reductions, scans,
-# convolutions, pools, norms, matmuls, shapes, gathers, scatters, pads, resize.
+# convolutions, pools, norms, matmuls, shapes, gathers, scatters, pads, resize,
+# recurrent ops, einsum, function ops and an upgraded old model.
 FAST = (
     "test_abs", "test_add_bcast", "test_div", "test_pow", "test_where_example",
     "test_clip_default_min", "test_leakyrelu", "test_hardsigmoid", "test_gelu_tanh_1",
@@ -48,6 +49,9 @@ FAST = (
     "test_resize_upsample_scales_linear", "test_depthtospace_crd_mode_example",
     "test_range_float_type_positive_delta", "test_size", "test_if", "test_attention_4d_gqa",
     "test_rms_normalization_2d_axis1", "test_gridsample",
+    "test_scan9_sum", "test_lstm_with_peepholes", "test_gru_defaults", "test_einsum_batch_matmul",
+    "test_swiglu", "test_resize_downsample_scales_nearest", "test_convtranspose_autopad_same",
+    "test_averagepool_2d_dilations", "test_lrn", "test_scatternd_max", "test_PReLU_1d_multiparam",
 )
 
 
@@ -471,3 +475,21 @@ def test_pools_with_dilations_and_ceil_mode_follow_onnx(op, shape, attrs):
     (y,) = GEBackend.run_model(model, [x])
     assert y.shape == expected.shape
     np.testing.assert_allclose(y, expected, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("reduction", ["mul", "max", "min"])
+def test_scatter_nd_reductions_on_rows_with_repeats(reduction):
+    """ScatterND mul / max / min into rows of a 3-D tensor, one row hit twice."""
+    from onnx.reference import ReferenceEvaluator
+    c = onnx.numpy_helper.from_array
+    index = np.array([[1, 2], [0, 0], [1, 2]], dtype=np.int64)
+    model = _model([onnx.helper.make_node("ScatterND", ["x", "i", "u"], ["y"],
+                                          reduction=reduction)],
+                   [_tensor("x", [2, 3, 4]), _tensor("u", [3, 4])], [_tensor("y", [2, 3, 4])],
+                   [c(index, "i")])
+    rng = np.random.default_rng(8)
+    x, u = rng.standard_normal((2, 3, 4)).astype(np.float32), rng.standard_normal(
+        (3, 4)).astype(np.float32)
+    (expected,) = ReferenceEvaluator(model).run(None, {"x": x, "u": u})
+    (y,) = GEBackend.run_model(model, [x, u])
+    np.testing.assert_allclose(y, expected, rtol=1e-6)
