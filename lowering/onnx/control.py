@@ -38,9 +38,9 @@ def loop(g, n) -> list:
     """Loop(M, cond, v...) with a body (i, cond, v...) -> (cond, v...): a ge.while
     carrying (i, cond, M, v..., the outer values the body reads)."""
     body = g.attr(n, "body")
+    if len(body.output) - 1 != len(n.input) - 2:
+        return _unrolled_loop(g, n, body)
     initial = [g.input(n, i) for i in range(2, len(n.input))]
-    if len(body.output) - 1 != len(initial):
-        raise OnnxUnsupported("Loop with scan outputs")
     trips = _scalar(g, g.input(n, 0)) if g.has_input(n, 0) else g.const(
         np.array(2**63 - 1, dtype=np.int64))
     cond = _scalar(g, g.input(n, 1)) if g.has_input(n, 1) else g.const(np.array(True))
@@ -76,7 +76,52 @@ def loop(g, n) -> list:
     return list(op.outputs)[3:3 + len(initial)]
 
 
-MAX_SCAN_STEPS = 256  # a longer Scan would unroll into too large a graph
+MAX_SCAN_STEPS = 256  # a longer Scan (or unrolled Loop) would make too large a graph
+
+
+def _known(value, what: str):
+    if not isinstance(value, np.ndarray):
+        raise OnnxUnsupported(f"Loop with scan outputs whose {what} is known only at run time")
+    return value
+
+
+def _unrolled_loop(g, n, body) -> list:
+    """Loop with scan outputs: unrolled, which needs its trip count and its
+    condition known at import (constants, or computed from constants in the
+    body); each trip imports the body, the scan outputs are stacked on axis 0."""
+    trips = _known(g.constant(n, 0), "trip count") if g.has_input(n, 0) else None
+    cond = _known(g.constant(n, 1), "condition") if g.has_input(n, 1) else np.array(True)
+    if trips is None:
+        raise OnnxUnsupported("Loop with scan outputs and no trip count")
+    trips = int(np.asarray(trips).reshape(-1)[0])
+    if trips > MAX_SCAN_STEPS:
+        raise OnnxUnsupported(f"Loop of {trips} trips; GE unrolls up to {MAX_SCAN_STEPS}")
+    states = [g.constant(n, i) if g.constant(n, i) is not None else g.input(n, i)
+              for i in range(2, len(n.input))]
+    names = [v.name for v in body.input]
+    defined = set(names) | {out for node in body.node for out in node.output}
+    collected = [[] for _ in range(len(body.output) - 1 - len(states))]
+    for i in range(trips):
+        if not bool(np.asarray(cond).reshape(-1)[0]):
+            break
+        g.forget(defined)
+        for name, value in zip(names, [np.array(i, dtype=np.int64),
+                                       np.asarray(cond).astype(np.bool_), *states]):
+            g.bind(name, value)
+        outputs = g.inline(body)
+        cond = _known(outputs[0], "condition")
+        states = outputs[1:1 + len(states)]
+        for pieces, y in zip(collected, outputs[1 + len(states):]):
+            pieces.append(g.as_value(y))
+    g.forget(defined)
+    if collected and not collected[0]:
+        raise OnnxUnsupported("Loop with scan outputs that runs no trip")
+    stacked = []
+    for pieces in collected:
+        shape = [1, *ge.shape_of(pieces[0])]
+        pieces = [g.emit(ge.ReshapeOp(y, shape)) for y in pieces]
+        stacked.append(pieces[0] if len(pieces) == 1 else g.emit(ge.ConcatOp(pieces, 0)))
+    return [*states, *stacked]
 
 
 def scan(g, n) -> list:

@@ -493,3 +493,39 @@ def test_scatter_nd_reductions_on_rows_with_repeats(reduction):
     (expected,) = ReferenceEvaluator(model).run(None, {"x": x, "u": u})
     (y,) = GEBackend.run_model(model, [x, u])
     np.testing.assert_allclose(y, expected, rtol=1e-6)
+
+
+def test_loop_with_scan_outputs_unrolls_when_its_trips_are_known():
+    """Loop(M = 4) carrying a running product of x and stacking each trip's
+    partial sum: unrolled (its trip count and condition are constants); a run-time
+    trip count is refused by name. The oracle is onnx's reference evaluator."""
+    from onnx.reference import ReferenceEvaluator
+    h = onnx.helper
+    body = h.make_graph(
+        [h.make_node("Mul", ["prod_in", "x"], ["prod_out"]),
+         h.make_node("Cast", ["i"], ["i_f"], to=onnx.TensorProto.FLOAT),
+         h.make_node("Add", ["prod_out", "i_f"], ["partial"]),
+         h.make_node("Identity", ["cond_in"], ["cond_out"])],
+        "body",
+        [_tensor("i", [], onnx.TensorProto.INT64), _tensor("cond_in", [], onnx.TensorProto.BOOL),
+         _tensor("prod_in", [3])],
+        [_tensor("cond_out", [], onnx.TensorProto.BOOL), _tensor("prod_out", [3]),
+         _tensor("partial", [3])])
+    c = onnx.numpy_helper.from_array
+    model = _model([h.make_node("Loop", ["M", "go", "ones"], ["prod", "partials"], body=body)],
+                   [_tensor("x", [3])], [_tensor("prod", [3]), _tensor("partials", [4, 3])],
+                   [c(np.array(4, np.int64), "M"), c(np.array(True), "go"),
+                    c(np.ones(3, np.float32), "ones")])
+    x = np.array([0.5, -2.0, 1.5], dtype=np.float32)
+    expected = ReferenceEvaluator(model).run(None, {"x": x})
+    got = GEBackend.run_model(model, [x])
+    for g, e in zip(got, expected, strict=True):
+        np.testing.assert_allclose(g, e, rtol=1e-6)
+
+    runtime_trips = _model([h.make_node("Loop", ["M", "", "ones"], ["prod", "partials"],
+                                        body=body)],
+                           [_tensor("M", [], onnx.TensorProto.INT64), _tensor("x", [3])],
+                           [_tensor("prod", [3]), _tensor("partials", ["n", 3])],
+                           [c(np.ones(3, np.float32), "ones")])
+    with pytest.raises(OnnxImportError, match="trip count is known only at run time"):
+        import_onnx(runtime_trips)
