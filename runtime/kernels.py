@@ -260,25 +260,34 @@ def _concat(op: ge.ConcatOp) -> Kernel:
 
 def _reduction(reduce) -> Callable[[ge.ReductionOp], Kernel]:
     def prepare(op: ge.ReductionOp) -> Kernel:
-        dims, keepdim = list(_ints(op.dims)), bool(op.keepdim.value.data)
-        if not dims:  # all dims, spelled out: torch reads an empty list differently per op
-            dims = list(range(len(op.input.type.get_shape())))
+        rank = len(op.input.type.get_shape())
+        keepdim = bool(op.keepdim.value.data)
+        # all dims spelled out when none are given: torch reads [] differently per op
+        dims = sorted({d % rank for d in _ints(op.dims)} if op.dims.get_values() and rank
+                      else range(rank))
         dtype = torch_dtype(op.output.type.element_type)
+        extreme = reduce in (torch.amax, torch.amin)
 
         def run(x):
-            if x.numel() == 0 and reduce in (torch.amax, torch.amin):  # max of nothing
-                shape = [1 if i in dims or i - len(x.shape) in dims else d
-                         for i, d in enumerate(x.shape)]
-                fill = float("-inf") if reduce is torch.amax else float("inf")
-                if dtype == torch.bool:
-                    fill = reduce is torch.amin
-                y = torch.full(shape, fill, dtype=dtype)
-                return y if keepdim else y.reshape([d for i, d in enumerate(x.shape)
-                                                    if i not in dims
-                                                    and i - len(x.shape) not in dims])
+            if extreme and x.numel() == 0:  # the max of nothing is the identity, -inf
+                kept = [1 if i in dims else d for i, d in enumerate(x.shape)]
+                y = torch.full(kept, _identity(reduce, dtype), dtype=dtype)
+                return y if keepdim else y.reshape(
+                    [d for i, d in enumerate(x.shape) if i not in dims])
             return reduce(x, dims, keepdim).to(dtype)  # torch sums ints as int64
         return run
     return prepare
+
+
+def _identity(reduce, dtype: torch.dtype):
+    """What amax / amin of no elements gives: the lowest / highest value of dtype."""
+    low = reduce is torch.amax
+    if dtype == torch.bool:
+        return not low
+    if dtype.is_floating_point:
+        return float("-inf") if low else float("inf")
+    info = torch.iinfo(dtype)
+    return info.min if low else info.max
 
 
 def _cumulative(reduce) -> Callable[[ge.CumulativeOp], Kernel]:

@@ -172,8 +172,7 @@ def load_bench():
 
 @pytest.mark.parametrize("keyword", [
     "resnet50",
-    # Was a known miss (issue 5: 1.13x the bound with 3 streams at batch 1);
-    # with attention and Add & Norm fused by op-fusion it plans at 1.000x.
+    # With attention and Add & Norm fused by op-fusion, BERT plans at the bound.
     "bert",
 ])
 def test_zoo_models_arena_within_bound_and_match_eager(keyword):
