@@ -1,6 +1,7 @@
 """ATen coverage measured on PyTorch's own OpInfo samples, and docs/op-coverage.md.
 
     python -m tools.op_coverage                  # the whole sweep: P/T pass, W wrong
+    python -m tools.op_coverage --fast           # the subset `make test` runs
     python -m tools.op_coverage --only sin cat   # some OpInfos, verbose
     python -m tools.op_coverage --write          # sweep, then write the JSON and the doc
     python -m tools.op_coverage --render         # rewrite the doc from the committed JSON
@@ -9,18 +10,23 @@
 For every OpInfo of `torch.testing._internal.common_methods_invocations.op_db`
 that supports float32 on the CPU, the first few sample inputs (index tensors
 and masks included) each become a module that calls the op with the sample's
-tensors as inputs. Each is exported, imported, optimized with the default
-pipeline, run on the runtime, and compared with eager (rtol = atol = 1e-4,
-NaNs equal, same dtypes and shapes). An OpInfo ends in one class:
+tensors as inputs. Each is exported, imported, verified, optimized with the
+default pipeline, lowered, planned (streams and the memory arena) and run on
+the runtime, the path `npu_graph.compiler.compile_model` takes, and compared
+with eager (rtol = atol = 1e-4, NaNs equal, same dtypes and shapes). An
+OpInfo ends in one class:
 
-    pass          every sample that torch.export can export matches eager
+    pass          every sample that torch.export can export and that is in scope
+                  matches eager (at least one sample does)
     unsupported   a clear error (the importer's report, a refused input)
-    out_of_scope  OUT_OF_SCOPE says why (sparse, complex, solvers, FFT, random, ...)
+    out_of_scope  OUT_OF_SCOPE says why (sparse, complex, solvers, FFT, random,
+                  ...), or every sample draws random numbers (RANDOM_OPS)
     export        torch.export cannot export any sample; not counted
     wrong         a result differs from eager: a bug
     crash         any other exception: a bug too
 
-P/T counts the OpInfos that export and are in scope.
+P/T counts the OpInfos that export and are in scope. Exit status: 0, 1 when
+a result is wrong or something crashed, 2 for bad arguments.
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ import re
 import signal
 import sys
 import time
+import types
 import warnings
 from collections import Counter
 from pathlib import Path
@@ -56,9 +63,9 @@ OUT_OF_SCOPE = (
     (r"sparse", "sparse tensors"),
     (r"^(normal|uniform|cauchy|exponential|geometric|log_normal|bernoulli|multinomial|"
      r"rand|randn|randint|poisson|nn\.functional\.(dropout|alpha_dropout|"
-     r"feature_alpha_dropout|rrelu)|new_empty|empty)", "random sampling or "
-     "uninitialized memory"),
-    (r"(complex|view_as_real|^real$|^imag$|^angle$|^conj|^polar$|^resolve_)", "complex numbers"),
+     r"feature_alpha_dropout|rrelu|fractional_max_pool\dd)|new_empty|empty)",
+     "random sampling or uninitialized memory"),
+    (r"(complex|view_as_real|^imag$|^polar$)", "complex numbers"),
     (r"(backward|_grad$|^nn\.functional\.(ctc_loss|multi_margin_loss|multilabel_margin_loss))",
      "backward and training-only ops"),
     (r"^(nonzero|nonzero_static|unique|unique_consecutive|masked_select|argwhere|bincount|"
@@ -66,6 +73,25 @@ OUT_OF_SCOPE = (
     (r"^(item|tolist|equal|allclose)$", "returns a Python value, not a tensor"),
     (r"^(to_sparse|pin_memory|storage_offset|cuda|byte|char|short|half|bfloat16|cdouble|"
      r"cfloat|chalf)$", "device, storage or a dtype GE does not carry"),
+)
+
+
+# ATen ops that draw random numbers: a sample that needs one is out of scope
+# (eager and GE cannot agree on the draws), the OpInfo's other samples still count.
+RANDOM_OPS = {"aten.native_dropout.default", "aten.rand.default", "aten.randn.default",
+              "aten.bernoulli.default", "aten.bernoulli.p", "aten.randint.low",
+              "aten.randperm.default", "aten.multinomial.default", "aten.normal.Tensor_float",
+              "aten.uniform.default", "aten.exponential.default"}
+
+# The subset `make test` runs (test_op_coverage.py): one or two OpInfos per
+# family: math, comparisons, reductions, scans, sorting, gathers, scatters,
+# shapes, pads, convolutions, pools, norms, activations, resizing, matmuls.
+FAST = (
+    "sin", "atan2", "floor_divide", "where", "isnan", "var", "prod", "cumsum", "topk",
+    "sort", "gather", "scatter_add", "take_along_dim", "flip", "roll", "diagonal",
+    "nn.functional.pad.reflect", "nn.functional.conv1d", "nn.functional.max_pool2d",
+    "nn.functional.group_norm", "nn.functional.rms_norm", "nn.functional.elu",
+    "log_softmax", "nn.functional.interpolate.bilinear", "einsum", "special.zeta",
 )
 
 
@@ -122,12 +148,25 @@ def _tensors(out) -> list[torch.Tensor]:
     return [x for x in pytree.tree_leaves(out) if isinstance(x, torch.Tensor)]
 
 
-def run_sample(op, sample) -> tuple[str, str]:
-    """(status, detail) of one sample: pass / unsupported / export / wrong / crash."""
+def compile_exported(ep, what: str):
+    """An ExportedProgram -> a loaded executable, by the stages `compile_model` runs."""
+    from ge_dialect.verifier import verify
+    from lowering.torch_to_ge import import_exported
+    from npu_graph.compiler import lower, optimize, plan_device
+    from runtime.executor import Executable
+
+    module = import_exported(ep, what=what)
+    verify(module)
+    module = lower(optimize(module))
+    dynamic = any(op.name == "ascend.dyn_buffer" for op in module.walk())
+    return Executable(module if dynamic else plan_device(module))
+
+
+def run_sample(op, sample) -> tuple[str, str, dict[str, str]]:
+    """(status, detail, {unsupported ATen op: reason}) of one sample."""
     from lowering.aten.common import GEImportError
-    from lowering.torch_to_ge import UnsupportedOpError, import_exported
-    from npu_graph.compiler import lower, optimize
-    from runtime.executor import Executable, LoadError
+    from lowering.torch_to_ge import UnsupportedOpError
+    from runtime.executor import LoadError
     from runtime.kernels import KernelError
     from runtime.program import InputError
 
@@ -140,23 +179,28 @@ def run_sample(op, sample) -> tuple[str, str]:
             expected = _tensors(model(*[t.clone() for t in inputs]))
         ep = torch.export.export(model, inputs)
     except Exception as e:  # noqa: BLE001 - torch's own refusal, not ours
-        return "export", _first_line(e)
+        return "export", _first_line(e), {}
     if not expected:
-        return "out_of_scope", "returns no tensor"
+        return "out_of_scope", "returns no tensor", {}
     try:
-        module = import_exported(ep, what=full_name(op))
-        program = Executable(lower(optimize(module)))
-        got = _tensors(program.run(*inputs))
+        got = _tensors(compile_exported(ep, full_name(op)).run(*inputs))
     except UnsupportedOpError as e:
-        return "unsupported", "; ".join(f"{op.op} x{op.count} ({op.reason})" for op in e.ops)
+        blocked = {o.op: o.reason for o in e.ops}
+        if set(blocked) <= RANDOM_OPS:
+            return "out_of_scope", f"random sampling ({', '.join(sorted(blocked))})", {}
+        return "unsupported", "; ".join(f"{o.op} x{o.count} ({o.reason})" for o in e.ops), blocked
     except (GEImportError, LoadError, KernelError, InputError) as e:
         if str(e).startswith("decomposing"):  # torch cannot give its core ATen form
-            return "export", _first_line(e)
-        return "unsupported", _first_line(e)
+            return "export", _first_line(e), {}
+        return "unsupported", _first_line(e), {}
     except _TimeLimit:
         raise
     except Exception as e:  # noqa: BLE001 - any other exception is ours to fix
-        return "crash", f"{type(e).__name__}: {_first_line(e)}"
+        return "crash", f"{type(e).__name__}: {_first_line(e)}", {}
+    return _compare(got, expected) + ({},)
+
+
+def _compare(got: list[torch.Tensor], expected: list[torch.Tensor]) -> tuple[str, str]:
     if len(got) != len(expected):
         return "wrong", f"{len(got)} outputs, eager has {len(expected)}"
     for i, (g, e) in enumerate(zip(got, expected)):
@@ -170,7 +214,9 @@ def run_sample(op, sample) -> tuple[str, str]:
 
 
 def run_opinfo(op, samples: int = SAMPLES) -> dict:
-    """One OpInfo's class, from its first `samples` sample inputs."""
+    """One OpInfo's class, from its first `samples` sample inputs: the worst of
+    wrong, crash, unsupported; else pass if a sample passed; samples that do not
+    export or are out of scope do not count."""
     name = full_name(op)
     reason = scope(name)
     if reason:
@@ -181,17 +227,18 @@ def run_opinfo(op, samples: int = SAMPLES) -> dict:
             for sample in list(op.sample_inputs("cpu", torch.float32))[:samples]:
                 results.append(run_sample(op, sample))
     except _TimeLimit as e:
-        results.append(("crash", f"time limit: {e}"))
+        results.append(("crash", f"time limit: {e}", {}))
     except Exception as e:  # noqa: BLE001 - the sample generator itself failed
         if not results:
             return {"name": name, "status": "export", "detail": f"no samples: {_first_line(e)}"}
-    statuses = [s for s, _ in results]
-    for status in ("wrong", "crash", "unsupported", "out_of_scope"):
-        if status in statuses:
-            return {"name": name, "status": status, "detail": results[statuses.index(status)][1]}
-    if "pass" in statuses:
-        return {"name": name, "status": "pass", "detail": ""}
-    return {"name": name, "status": "export", "detail": results[0][1] if results else ""}
+    for status in ("wrong", "crash", "unsupported", "pass", "out_of_scope", "export"):
+        found = [r for r in results if r[0] == status]
+        if found:
+            record = {"name": name, "status": status, "detail": found[0][1]}
+            if status == "unsupported":
+                record["blocked"] = {k: v for r in found for k, v in r[2].items()}
+            return record
+    return {"name": name, "status": "export", "detail": "no samples"}
 
 
 def _first_line(e: BaseException, lines: int = 1) -> str:
@@ -200,11 +247,10 @@ def _first_line(e: BaseException, lines: int = 1) -> str:
 
 
 def unsupported_ops(records: list[dict]) -> Counter:
-    """ATen ops the importer reported, with how many OpInfos each blocks."""
+    """Ops the importer reported, with how many OpInfos each blocks."""
     count = Counter()
     for r in records:
-        if r["status"] == "unsupported":
-            count.update(set(re.findall(r"\b(aten\.[\w.]+) x\d+", r["detail"])))
+        count.update(r.get("blocked", {}).keys())
     return count
 
 
@@ -233,28 +279,72 @@ def sweep(ops, samples: int = SAMPLES, verbose: bool = False) -> list[dict]:
 # --------------------------------------------------------------------------
 # docs/op-coverage.md
 
+# What a table entry that builds no GE op does, for builders without a docstring.
+NO_GE_OP = {
+    "identity": "nothing: the result is its input",
+    "dropout": "nothing in inference: the result is its input",
+    "no_result": "nothing: a check torch.export already made",
+    "symbolic": "nothing: sizes are read from torch's shape metadata",
+    "getitem": "nothing: picks one result of a multi-result op",
+}
+
 
 def table_lines() -> list[str]:
-    """Every ATen overload the importer maps, and what builds it."""
+    """Every ATen overload the importer maps, the GE ops its builder may emit,
+    and the builder (whose docstring says when it decomposes or refuses)."""
     from lowering.aten import ATEN_TO_GE, HINTS
 
-    lines = ["| ATen overload | GE | built by |", "|---|---|---|"]
+    lines = ["| ATen overload | GE ops it may build | built by |", "|---|---|---|"]
     for target, builder in sorted(ATEN_TO_GE.items(), key=lambda kv: str(kv[0])):
-        ge_ops = _ge_ops(builder)
+        ops = ", ".join(f"`{o}`" for o in ge_ops(builder)) or _no_op_note(builder)
         where = f"`{builder.__module__.rsplit('.', 1)[-1]}.{_builder_name(builder)}`"
-        lines.append(f"| `{target}` | {', '.join(f'`{o}`' for o in ge_ops) or 'see builder'} "
-                     f"| {where} |")
+        lines.append(f"| `{target}` | {ops} | {where} |")
     lines += ["", "Refused with a hint:", ""]
     lines += [f"- `{target}`: {hint}" for target, hint in sorted(HINTS.items(), key=str)]
     return lines
 
 
-def _ge_ops(builder) -> list[str]:
-    """The GE op classes a table builder was made for (`math.unary(ge.SinOp)`)."""
+def ge_ops(builder) -> list[str]:
+    """The GE ops a builder may emit: the op classes its code names, followed
+    through its closures and the lowering helpers it calls (a static reading,
+    so ops on branches not taken for a given node are listed too)."""
     from xdsl.ir import Operation
 
-    cells = [c.cell_contents for c in (builder.__closure__ or ())]
-    return sorted(c.name for c in cells if isinstance(c, type) and issubclass(c, Operation))
+    found: set[str] = set()
+    seen: set[int] = set()
+
+    def visit(obj) -> None:
+        if isinstance(obj, type) and issubclass(obj, Operation):
+            found.add(obj.name)
+        elif isinstance(obj, dict) and id(obj) not in seen:  # e.g. rank -> conv op class
+            seen.add(id(obj))
+            found.update(v.name for v in obj.values()
+                         if isinstance(v, type) and issubclass(v, Operation))
+        elif (isinstance(obj, types.FunctionType) and id(obj) not in seen
+              and obj.__module__.startswith("lowering.")):
+            seen.add(id(obj))
+            for cell in obj.__closure__ or ():
+                visit(cell.cell_contents)
+            visit_code(obj.__code__, obj.__globals__)
+
+    def visit_code(code: types.CodeType, scope: dict) -> None:
+        modules = [scope[n] for n in code.co_names if isinstance(scope.get(n), types.ModuleType)]
+        for name in code.co_names:
+            visit(scope.get(name))
+            for module in modules:  # `ge.AddOp`, `math.add_matmul`
+                visit(getattr(module, name, None))
+        for const in code.co_consts:
+            if isinstance(const, types.CodeType):  # nested functions and lambdas
+                visit_code(const, scope)
+
+    visit(builder)
+    return sorted(found)
+
+
+def _no_op_note(builder) -> str:
+    name = _builder_name(builder)
+    doc = (builder.__doc__ or "").strip().splitlines()
+    return NO_GE_OP.get(name) or (f"no GE op; {doc[0]}" if doc else "no GE op")
 
 
 def _builder_name(builder) -> str:
@@ -265,6 +355,35 @@ def _builder_name(builder) -> str:
 def _ranked(counts: Counter) -> list[tuple[str, int]]:
     """Most frequent first, ties by name: the doc must not depend on hash order."""
     return sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+
+
+def _scope_lines(records: list[dict]) -> list[str]:
+    """The out-of-scope rules, each with the OpInfos it takes out."""
+    by_reason = Counter(r["detail"] for r in records if r["status"] == "out_of_scope")
+    lines = ["| OpInfo name matches | why | OpInfos |", "|---|---|---|"]
+    for pattern, reason in OUT_OF_SCOPE:
+        lines.append(f"| `{pattern.replace('|', chr(92) + '|')}` | {reason} | "
+                     f"{by_reason[reason]} |")
+    lines.append(f"| (every sample draws random numbers) | random sampling | "
+                 f"{sum(n for d, n in by_reason.items() if d.startswith('random sampling ('))} |")
+    lines.append(f"| (no sample returns a tensor) | returns no tensor | "
+                 f"{by_reason['returns no tensor']} |")
+    return lines
+
+
+def _blocked_lines(records: list[dict]) -> list[str]:
+    """Unsupported ops, most blocking first, with the importer's reason."""
+    reasons: dict[str, str] = {}
+    examples: dict[str, list[str]] = {}
+    for r in sorted(records, key=lambda r: r["name"]):
+        for op, reason in r.get("blocked", {}).items():
+            reasons.setdefault(op, reason)
+            examples.setdefault(op, []).append(r["name"])
+    lines = ["| op | OpInfos | why | for example |", "|---|---|---|---|"]
+    for op, n in _ranked(unsupported_ops(records)):
+        names = ", ".join(f"`{name}`" for name in examples[op][:3])
+        lines.append(f"| `{op}` | {n} | {reasons[op].replace('|', '/')} | {names} |")
+    return lines
 
 
 def render(records: list[dict]) -> str:
@@ -280,13 +399,17 @@ def render(records: list[dict]) -> str:
         "",
         f"**OpInfo sweep: {summary(records)}.**",
         "",
-        "## Unsupported ATen ops, by the number of OpInfos each blocks",
+        "## Unsupported ops, by the number of OpInfos each blocks",
         "",
-        "| ATen op | OpInfos |",
-        "|---|---|",
+        *_blocked_lines(records),
+        "",
+        "## Out of scope",
+        "",
+        *_scope_lines(records),
+        "",
+        "## OpInfo results",
+        "",
     ]
-    lines += [f"| `{op}` | {n} |" for op, n in _ranked(unsupported_ops(records))]
-    lines += ["", "## OpInfo results", ""]
     for status in ("wrong", "crash", "unsupported", "pass", "out_of_scope", "export"):
         group = sorted(by_status.get(status, []), key=lambda r: r["name"])
         if not group:
@@ -301,16 +424,31 @@ def render(records: list[dict]) -> str:
     return "\n".join(lines)
 
 
+def merged(records: list[dict]) -> list[dict]:
+    """The committed results with `records` in place of theirs (a partial sweep,
+    `--only` or `--fast`, updates only the OpInfos it ran)."""
+    if not RESULTS.exists():
+        return records
+    new = {r["name"]: r for r in records}
+    old = json.loads(RESULTS.read_text())
+    known = {r["name"] for r in old}
+    return [new.get(r["name"], r) for r in old] + [r for r in records if r["name"] not in known]
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--only", nargs="+", metavar="NAME", help="OpInfo names (op or op.variant)")
+    p.add_argument("--fast", action="store_true", help="the subset make test runs (FAST)")
     p.add_argument("--samples", type=int, default=SAMPLES, help="samples per OpInfo")
-    p.add_argument("--write", action="store_true", help="write the JSON and the doc")
+    p.add_argument("--write", action="store_true",
+                   help="write the JSON and the doc (a partial sweep updates its OpInfos)")
     p.add_argument("--render", action="store_true", help="rewrite the doc from the JSON")
     p.add_argument("--check", action="store_true",
                    help="exit 1 if the doc is not what the JSON and the table render to")
     p.add_argument("-v", "--verbose", action="store_true")
     args = p.parse_args(argv)
+    if args.samples < 1:
+        p.error("--samples must be at least 1")
     if args.render or args.check:
         text = render(json.loads(RESULTS.read_text()))
         if args.check:
@@ -320,16 +458,21 @@ def main(argv=None) -> int:
         DOC.write_text(text)
         return 0
     ops = float32_opinfos()
-    if args.only:
-        ops = [op for op in ops if full_name(op) in args.only or op.name in args.only]
+    wanted = set(args.only or ()) | (set(FAST) if args.fast else set())
+    if wanted:
+        ops = [op for op in ops if full_name(op) in wanted or op.name in wanted]
+        unknown = wanted - {full_name(op) for op in ops} - {op.name for op in ops}
+        if unknown:
+            p.error(f"no float32 OpInfo named {', '.join(sorted(unknown))}")
     records = sweep(ops, args.samples, verbose=args.verbose or bool(args.only))
-    blocked = unsupported_ops(records).most_common(25)
+    blocked = _ranked(unsupported_ops(records))[:25]
     if blocked:
-        print("most frequent unsupported ATen ops: "
+        print("most frequent unsupported ops: "
               + ", ".join(f"{op} ({n})" for op, n in blocked))
     if args.write:
-        RESULTS.write_text(json.dumps(records, indent=1) + "\n")
-        DOC.write_text(render(records))
+        everything = merged(records) if wanted else records
+        RESULTS.write_text(json.dumps(everything, indent=1) + "\n")
+        DOC.write_text(render(everything))
     print(summary(records))
     return 1 if any(r["status"] in ("wrong", "crash") for r in records) else 0
 
