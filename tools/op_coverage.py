@@ -25,7 +25,8 @@ OpInfo ends in one class:
     wrong         a result differs from eager: a bug
     crash         any other exception: a bug too
 
-P/T counts the OpInfos that export and are in scope. Exit status: 0, 1 when
+P/T counts the OpInfos that export and are in scope. Each OpInfo's in-place
+variant (`add_` for `add`, see InPlace) is swept too and counted apart. Exit status: 0, 1 when
 a result is wrong or something crashed, 2 for bad arguments.
 """
 
@@ -33,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import json
 import re
 import signal
@@ -105,6 +107,26 @@ def scope(name: str) -> str | None:
 
 def full_name(op) -> str:
     return op.name + (f".{op.variant_test_name}" if op.variant_test_name else "")
+
+
+class InPlace:
+    """An OpInfo's in-place variant (`x.add_(y)` for `add`) applied to a copy of
+    its first input; the updated copy and the variant's result (the same
+    tensor) are both outputs, so aliasing outputs are checked too."""
+
+    variant = "in-place"
+
+    def __init__(self, op):
+        self.base, self.name, self.variant_test_name = op, op.name + "_", op.variant_test_name
+        self.op = functools.partial(_update_a_copy, op.inplace_variant)
+
+    def sample_inputs(self, device, dtype):
+        return self.base.sample_inputs(device, dtype)
+
+
+def _update_a_copy(inplace, x, *args, **kwargs):
+    y = x.clone()
+    return y, inplace(y, *args, **kwargs)
 
 
 def float32_opinfos() -> list:
@@ -218,9 +240,9 @@ def run_opinfo(op, samples: int = SAMPLES) -> dict:
     wrong, crash, unsupported; else pass if a sample passed; samples that do not
     export or are out of scope do not count."""
     name = full_name(op)
-    reason = scope(name)
+    reason = scope(full_name(getattr(op, "base", op)))
     if reason:
-        return {"name": name, "status": "out_of_scope", "detail": reason}
+        return _record(op, "out_of_scope", reason)
     results = []
     try:
         with time_limit(TIME_LIMIT_S):
@@ -230,15 +252,22 @@ def run_opinfo(op, samples: int = SAMPLES) -> dict:
         results.append(("crash", f"time limit: {e}", {}))
     except Exception as e:  # noqa: BLE001 - the sample generator itself failed
         if not results:
-            return {"name": name, "status": "export", "detail": f"no samples: {_first_line(e)}"}
+            return _record(op, "export", f"no samples: {_first_line(e)}")
     for status in ("wrong", "crash", "unsupported", "pass", "out_of_scope", "export"):
         found = [r for r in results if r[0] == status]
         if found:
-            record = {"name": name, "status": status, "detail": found[0][1]}
+            record = _record(op, status, found[0][1])
             if status == "unsupported":
                 record["blocked"] = {k: v for r in found for k, v in r[2].items()}
             return record
-    return {"name": name, "status": "export", "detail": "no samples"}
+    return _record(op, "export", "no samples")
+
+
+def _record(op, status: str, detail: str) -> dict:
+    record = {"name": full_name(op), "status": status, "detail": detail}
+    if isinstance(op, InPlace):
+        record["variant"] = op.variant
+    return record
 
 
 def _first_line(e: BaseException, lines: int = 1) -> str:
@@ -254,21 +283,37 @@ def unsupported_ops(records: list[dict]) -> Counter:
     return count
 
 
-def summary(records: list[dict]) -> str:
+def functional(records: list[dict]) -> list[dict]:
+    return [r for r in records if "variant" not in r]
+
+
+def in_place(records: list[dict]) -> list[dict]:
+    return [r for r in records if r.get("variant") == InPlace.variant]
+
+
+def summary(records: list[dict], what: str = "float32 OpInfos") -> str:
+    """`P/T pass, W wrong, ...` over the records of one kind."""
     counts = Counter(r["status"] for r in records)
     total = counts["pass"] + counts["unsupported"] + counts["wrong"] + counts["crash"]
     return (f"{counts['pass']}/{total} pass, {counts['wrong']} wrong, {counts['crash']} crash "
             f"({counts['unsupported']} unsupported, {counts['out_of_scope']} out of scope, "
-            f"{counts['export']} not exportable, of {len(records)} float32 OpInfos)")
+            f"{counts['export']} not exportable, of {len(records)} {what})")
 
 
-def sweep(ops, samples: int = SAMPLES, verbose: bool = False) -> list[dict]:
-    records = []
+def sweep(ops, samples: int = SAMPLES, verbose: bool = False,
+          in_place_variants: bool = False) -> list[dict]:
+    """Each OpInfo's record, then its in-place variant's when asked for and it has one."""
+    cases = []
     for op in ops:
+        cases.append(op)
+        if in_place_variants and op.inplace_variant is not None:
+            cases.append(InPlace(op))
+    records = []
+    for case in cases:
         start = time.perf_counter()
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            record = run_opinfo(op, samples)
+            record = run_opinfo(case, samples)
         records.append(record)
         if verbose or record["status"] in ("wrong", "crash"):
             print(f"{record['name']}: {record['status']} ({time.perf_counter() - start:.1f} s)"
@@ -386,10 +431,24 @@ def _blocked_lines(records: list[dict]) -> list[str]:
     return lines
 
 
-def render(records: list[dict]) -> str:
-    by_status: dict[str, list[dict]] = {}
-    for r in records:
-        by_status.setdefault(r["status"], []).append(r)
+def _results_lines(records: list[dict], heading: str = "###") -> list[str]:
+    """The records by status, worst first; passes as one list of names."""
+    lines = []
+    for status in ("wrong", "crash", "unsupported", "pass", "out_of_scope", "export"):
+        group = sorted((r for r in records if r["status"] == status), key=lambda r: r["name"])
+        if not group:
+            continue
+        lines += [f"{heading} {status} ({len(group)})", ""]
+        if status == "pass":
+            lines += [", ".join(f"`{r['name']}`" for r in group), ""]
+        else:
+            lines += [f"- `{r['name']}`: {r['detail'].replace('|', '/')}" for r in group]
+            lines.append("")
+    return lines
+
+
+def render(everything: list[dict]) -> str:
+    records, updates = functional(everything), in_place(everything)
     lines = [
         "# ATen op coverage",
         "",
@@ -409,17 +468,18 @@ def render(records: list[dict]) -> str:
         "",
         "## OpInfo results",
         "",
+        *_results_lines(records),
     ]
-    for status in ("wrong", "crash", "unsupported", "pass", "out_of_scope", "export"):
-        group = sorted(by_status.get(status, []), key=lambda r: r["name"])
-        if not group:
-            continue
-        lines += [f"### {status} ({len(group)})", ""]
-        if status == "pass":
-            lines += [", ".join(f"`{r['name']}`" for r in group), ""]
-        else:
-            lines += [f"- `{r['name']}`: {r['detail'].replace('|', '/')}" for r in group]
-            lines.append("")
+    if updates:
+        lines += [
+            "## In-place variants",
+            "",
+            "Each OpInfo's in-place variant (`add_` for `add`) updates a copy of the first",
+            "input; the updated tensor and the variant's result (the same tensor) are both",
+            f"compared with eager. **{summary(updates, 'in-place variants')}.**",
+            "",
+            *_results_lines(updates),
+        ]
     lines += ["## The importer's table: ATen overload -> GE", ""] + table_lines() + [""]
     return "\n".join(lines)
 
@@ -429,10 +489,13 @@ def merged(records: list[dict]) -> list[dict]:
     `--only` or `--fast`, updates only the OpInfos it ran)."""
     if not RESULTS.exists():
         return records
-    new = {r["name"]: r for r in records}
+    def key(r: dict) -> tuple[str, str]:
+        return r["name"], r.get("variant", "")
+
+    new = {key(r): r for r in records}
     old = json.loads(RESULTS.read_text())
-    known = {r["name"] for r in old}
-    return [new.get(r["name"], r) for r in old] + [r for r in records if r["name"] not in known]
+    known = {key(r) for r in old}
+    return [new.get(key(r), r) for r in old] + [r for r in records if key(r) not in known]
 
 
 def main(argv=None) -> int:
@@ -445,6 +508,8 @@ def main(argv=None) -> int:
     p.add_argument("--render", action="store_true", help="rewrite the doc from the JSON")
     p.add_argument("--check", action="store_true",
                    help="exit 1 if the doc is not what the JSON and the table render to")
+    p.add_argument("--functional-only", action="store_true",
+                   help="skip the in-place variants (`add_` for `add`)")
     p.add_argument("-v", "--verbose", action="store_true")
     args = p.parse_args(argv)
     if args.samples < 1:
@@ -464,8 +529,9 @@ def main(argv=None) -> int:
         unknown = wanted - {full_name(op) for op in ops} - {op.name for op in ops}
         if unknown:
             p.error(f"no float32 OpInfo named {', '.join(sorted(unknown))}")
-    records = sweep(ops, args.samples, verbose=args.verbose or bool(args.only))
-    blocked = _ranked(unsupported_ops(records))[:25]
+    records = sweep(ops, args.samples, verbose=args.verbose or bool(args.only),
+                    in_place_variants=not args.functional_only)
+    blocked = _ranked(unsupported_ops(functional(records)))[:25]
     if blocked:
         print("most frequent unsupported ops: "
               + ", ".join(f"{op} ({n})" for op, n in blocked))
@@ -473,7 +539,9 @@ def main(argv=None) -> int:
         everything = merged(records) if wanted else records
         RESULTS.write_text(json.dumps(everything, indent=1) + "\n")
         DOC.write_text(render(everything))
-    print(summary(records))
+    if in_place(records):
+        print(f"in-place variants: {summary(in_place(records), 'in-place variants')}")
+    print(summary(functional(records)))
     return 1 if any(r["status"] in ("wrong", "crash") for r in records) else 0
 
 

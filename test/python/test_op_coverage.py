@@ -46,6 +46,16 @@ def test_a_sample_that_draws_random_numbers_is_out_of_scope_not_unsupported():
     assert not {"unsupported", "wrong", "crash"} & set(statuses)
 
 
+def test_in_place_variants_update_a_copy_and_are_counted_apart():
+    ops = [op for op in op_coverage.float32_opinfos() if op_coverage.full_name(op) in
+           ("add", "clamp", "index_fill")]
+    records = op_coverage.sweep(ops, samples=2, in_place_variants=True)
+    updates = op_coverage.in_place(records)
+    assert sorted(r["name"] for r in updates) == ["add_", "clamp_", "index_fill_"]
+    assert all(r["status"] == "pass" for r in records), records
+    assert op_coverage.summary(op_coverage.functional(records)).startswith("3/3 pass, 0 wrong")
+
+
 def test_the_table_names_the_ge_ops_each_builder_emits():
     from lowering.aten import ATEN_TO_GE
 
