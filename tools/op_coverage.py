@@ -197,15 +197,24 @@ def run_sample(op, sample) -> tuple[str, str, dict[str, str]]:
     inputs = tuple(leaves[i].detach().clone() for i in slots)
     model = _Call(op.op, spec, leaves, slots)
     try:
-        with torch.no_grad():
-            expected = _tensors(model(*[t.clone() for t in inputs]))
+        expected = _eager(model, inputs)
         ep = torch.export.export(model, inputs)
     except Exception as e:  # noqa: BLE001 - torch's own refusal, not ours
         return "export", _first_line(e), {}
     if not expected:
         return "out_of_scope", "returns no tensor", {}
+    # A second run on other values (floats negated; indices and masks kept)
+    # must not change the inputs or what the first run returned.
+    varied = tuple(-t if t.is_floating_point() else t.clone() for t in inputs)
     try:
-        got = _tensors(compile_exported(ep, full_name(op)).run(*inputs))
+        expected_varied = _eager(model, varied)
+    except Exception:  # noqa: BLE001 - eager refuses them: run the same values again
+        varied, expected_varied = inputs, expected
+    given = [t.clone() for t in inputs + varied]
+    try:
+        program = compile_exported(ep, full_name(op))
+        first = _tensors(program.run(*inputs))
+        second = _tensors(program.run(*varied))
     except UnsupportedOpError as e:
         blocked = {o.op: o.reason for o in e.ops}
         if set(blocked) <= RANDOM_OPS:
@@ -219,19 +228,37 @@ def run_sample(op, sample) -> tuple[str, str, dict[str, str]]:
         raise
     except Exception as e:  # noqa: BLE001 - any other exception is ours to fix
         return "crash", f"{type(e).__name__}: {_first_line(e)}", {}
-    return _compare(got, expected) + ({},)
+    for i, (before, now) in enumerate(zip(given, inputs + varied)):
+        if not _same(before, now):
+            return "wrong", f"running changed input {i % len(inputs)}", {}
+    status, detail = _compare(first, expected, " (read after a second run)")
+    if status == "pass":
+        status, detail = _compare(second, expected_varied, " of a second run, floats negated")
+    return status, detail, {}
 
 
-def _compare(got: list[torch.Tensor], expected: list[torch.Tensor]) -> tuple[str, str]:
+def _eager(model: torch.nn.Module, inputs: tuple) -> list[torch.Tensor]:
+    with torch.no_grad():
+        return [t.clone() for t in _tensors(model(*[t.clone() for t in inputs]))]
+
+
+def _same(a: torch.Tensor, b: torch.Tensor) -> bool:
+    return a.dtype == b.dtype and a.shape == b.shape and bool(
+        ((a == b) | (a != a) & (b != b)).all())
+
+
+def _compare(got: list[torch.Tensor], expected: list[torch.Tensor],
+             when: str = "") -> tuple[str, str]:
     if len(got) != len(expected):
         return "wrong", f"{len(got)} outputs, eager has {len(expected)}"
     for i, (g, e) in enumerate(zip(got, expected)):
         if g.shape != e.shape or g.dtype != e.dtype:
-            return "wrong", f"output {i}: {g.dtype}{list(g.shape)}, eager {e.dtype}{list(e.shape)}"
+            return "wrong", (f"output {i}{when}: {g.dtype}{list(g.shape)}, "
+                             f"eager {e.dtype}{list(e.shape)}")
         try:
             torch.testing.assert_close(g, e, **TOL)
         except AssertionError as err:
-            return "wrong", f"output {i}: {_first_line(err, 2)}"
+            return "wrong", f"output {i}{when}: {_first_line(err, 2)}"
     return "pass", ""
 
 

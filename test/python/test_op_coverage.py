@@ -56,6 +56,32 @@ def test_in_place_variants_update_a_copy_and_are_counted_apart():
     assert op_coverage.summary(op_coverage.functional(records)).startswith("3/3 pass, 0 wrong")
 
 
+class _ArenaProgram:
+    """sin on the host, but wrong in the ways a device runtime can be: every run
+    returns the same buffer, and `scribble` writes into its input."""
+
+    def __init__(self, scribble: bool):
+        self.out, self.scribble = None, scribble
+
+    def run(self, x):
+        self.out = torch.sin(x) if self.out is None else self.out.copy_(torch.sin(x))
+        if self.scribble:
+            x.zero_()
+        return [self.out]
+
+
+@pytest.mark.parametrize("scribble, found", [(False, "read after a second run"),
+                                             (True, "running changed input 0")])
+def test_a_run_may_not_change_its_inputs_or_what_an_earlier_run_returned(
+        monkeypatch, scribble, found):
+    sin = next(op for op in op_coverage.float32_opinfos() if op_coverage.full_name(op) == "sin")
+    sample = next(s for s in sin.sample_inputs("cpu", torch.float32) if s.input.numel() > 1)
+    assert op_coverage.run_sample(sin, sample)[0] == "pass"
+    monkeypatch.setattr(op_coverage, "compile_exported", lambda ep, what: _ArenaProgram(scribble))
+    status, detail, _ = op_coverage.run_sample(sin, sample)
+    assert status == "wrong" and found in detail
+
+
 def test_the_table_names_the_ge_ops_each_builder_emits():
     from lowering.aten import ATEN_TO_GE
 
