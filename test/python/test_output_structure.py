@@ -76,3 +76,23 @@ def test_a_plain_tuple_keeps_no_structure_attribute():
     x = torch.randn(2, 5)
     assert "ge.output_tree" not in str(NpuGraph(PlainOut(), input_spec=(x,)))
     assert "ge.output_tree" in str(NpuGraph(DictOut(), input_spec=(x,)))
+
+
+def test_a_hugging_face_model_output_comes_back_as_its_class(tmp_path):
+    """BERT returns a ModelOutput (an OrderedDict subclass read by attribute,
+    key and position); the compiled graph and its `.npu` file return one too."""
+    pytest.importorskip("transformers")
+    from test.models import hf
+
+    model, inputs = hf.bert()
+    model.eval()
+    with torch.no_grad():
+        want = model(*inputs)
+    optimized = NpuGraph(model, input_spec=inputs).optimize()
+    path = str(tmp_path / "bert.npu")
+    optimized.save(path)
+    for got in (optimized(*inputs), load(path)(*inputs)):
+        same_structure(got, want)
+        torch.testing.assert_close(got.last_hidden_state, want.last_hidden_state,
+                                   rtol=1e-4, atol=1e-4)
+        torch.testing.assert_close(got[1], want.pooler_output, rtol=1e-4, atol=1e-4)
