@@ -168,6 +168,8 @@ def run_local(stages: list[OptimizedGraph], inputs: Sequence[torch.Tensor],
         for k, g in enumerate(stages):
             outs = g.executable.run(*[c[m] for c in chunks]) if k == 0 else g.executable.run()
         results.append(outs)
+    if count == 1:  # as they are: a 0-d output has no batch dim to join along
+        return list(results[0])
     return [torch.cat(parts, dim=0) for parts in zip(*results)]
 
 

@@ -186,7 +186,8 @@ def partition(fn: func.FuncOp, stages: int, hw: cost_model.Hardware,
             if v in producer:
                 readers.setdefault(v, []).append(stage_of_task[t])
     for v in ret.operands:
-        readers.setdefault(v, []).append(stages - 1)
+        if not isinstance(v.owner, ascend.WeightOp):  # each stage has its own weights
+            readers.setdefault(v, []).append(stages - 1)
     transfers: list[_Transfer] = []
     for v, where in readers.items():
         for dst in sorted(set(where)):
@@ -211,7 +212,7 @@ def _stage_function(fn: func.FuncOp, k: int, stages: int, tasks: list[ascend.Tas
             env[old] = arg
             arg.name_hint = old.name_hint
     mine = [t for t, s in zip(tasks, stage_of_task) if s == k]
-    used = {v for t in mine for v in t.ins}
+    used = {v for t in mine for v in t.ins} | (set(ret.operands) if last else set())
     for w in weights:
         if w.output in used:
             clone = w.clone()

@@ -103,3 +103,23 @@ func.func @towers(%x: tensor<1x16x32x32xf32>) -> tensor<1x16x32x32xf32> {
   %e = ge.relu %x : tensor<1x16x32x32xf32>
   func.return %e : tensor<1x16x32x32xf32>
 }
+
+// -----
+
+// A returned constant is a weight: the last stage has its own copy and
+// returns it; nothing is sent for it (three tasks, so every RUN line's stage
+// count fits).
+// CHECK-LABEL: func.func @returns_a_constant_stage0(
+// CHECK-NOT:     ascend.weight
+// CHECK:         ascend.send
+// CHECK-LABEL: func.func @returns_a_constant_stage1()
+// CHECK:         %c = ascend.weight
+// CHECK-NOT:     ascend.send
+// CHECK:         func.return %d, %c
+func.func @returns_a_constant(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<f32>) {
+  %a = ge.relu %x : tensor<4xf32>
+  %b = ge.relu %a : tensor<4xf32>
+  %d = ge.relu %b : tensor<4xf32>
+  %c = ge.const dense<2.5> : tensor<f32>
+  func.return %d, %c : tensor<4xf32>, tensor<f32>
+}
