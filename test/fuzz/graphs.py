@@ -22,7 +22,7 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 
 from ge_dialect import ge
 from ge_dialect.tensors import from_numpy
-from test.fuzz.menu import ENTRIES, MENU
+from test.fuzz.menu import CORE_WEIGHT, ENTRIES, MENU
 from test.fuzz.spec import Const, Draw, Graph, Node, OpEntry, Value, const_data, infer
 
 __all__ = ["Const", "ENTRIES", "Graph", "GraphModule", "MENU", "Node", "OpEntry", "Value",
@@ -68,7 +68,7 @@ def graphs(draw: Draw, menu: Sequence[OpEntry] = MENU, max_nodes: int = 8,
     inputs = [draw(input_value(batch, dynamic)) for _ in range(draw(st.integers(1, 2)))]
     entries = {e.name: e for e in menu}
     steps = [(e.name,) for e in menu for _ in range(e.weight)]
-    steps += [m for m in MOTIFS if all(name in entries for name in m)]
+    steps += [m for m in MOTIFS if all(name in entries for name in m)] * CORE_WEIGHT
     values, nodes = list(inputs), []
     budget = draw(st.integers(1, max_nodes))
     while len(nodes) < budget:

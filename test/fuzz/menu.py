@@ -1161,10 +1161,12 @@ TAIL: tuple[OpEntry, ...] = (
             lambda a, p: ge.PadOp(a[0], p["low"], p["high"], p["mode"], p["value"]), torch_pad),
 )
 
-# The core menu is drawn four times as often as the long tail: the chains
-# that real models are made of stay the bulk of every graph.
+# The core menu (and the motifs of graphs.py) is drawn four times as often as
+# the long tail: the chains that real models are made of stay the bulk of
+# every graph.
+CORE_WEIGHT = 4
 MENU: tuple[OpEntry, ...] = (
-    tuple(OpEntry(e.name, e.accepts, e.draw, e.consts, e.ge, e.torch, 4 * e.weight)
+    tuple(OpEntry(e.name, e.accepts, e.draw, e.consts, e.ge, e.torch, CORE_WEIGHT * e.weight)
           for e in CORE) + TAIL)
 ENTRIES = {entry.name: entry for entry in MENU}
 
