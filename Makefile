@@ -22,12 +22,16 @@ demo: $(STAMP)
 lit: $(STAMP)
 	$(BIN)/lit -q test/filecheck
 
+# pytest runs on every core (pytest-xdist), a test file per worker; the
+# workers use one torch thread each (test/python/conftest.py).
+PYTEST := $(BIN)/pytest -q -n auto --dist loadfile test/python
+
 pytest: $(STAMP)
-	$(BIN)/pytest -q test/python
+	$(PYTEST)
 
 test: $(STAMP)
 	$(BIN)/lit -s test/filecheck
-	$(BIN)/pytest -q test/python
+	$(PYTEST)
 
 clean:
 	rm -rf $(VENV) build *.egg-info
