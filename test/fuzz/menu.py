@@ -610,8 +610,6 @@ def draw_arg_reduce(draw: Draw, x: Value, pool):
 
 def torch_arg_reduce(fn):
     def run(a, p):
-        if p["dim"] is None:
-            return fn(a[0]).float()
         return fn(a[0], p["dim"], keepdim=p["keepdim"]).float()
     return run
 
