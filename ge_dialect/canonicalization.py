@@ -63,8 +63,9 @@ CANCEL_TRANS_DATA = RewriteRule(
     lambda m: m.root.dst_format == m.first.src_format and keeps_type(m))
 
 # A -> B keeps every value of A exactly, so a later cast of the B value to C
-# gives what casting x to C directly gives. f32 -> f16 -> f32 rounds: not here.
-EXACT_CASTS = {("f16", "f32"), ("f16", "f64"), ("f32", "f64"),
+# gives what casting x to C directly gives. f32 -> f16 -> f32 rounds: not here (nor f16 <-> bf16: each
+# has values the other lacks).
+EXACT_CASTS = {("f16", "f32"), ("f16", "f64"), ("f32", "f64"), ("bf16", "f32"), ("bf16", "f64"),
                ("i8", "i32"), ("i8", "i64"), ("i32", "i64")}
 
 

@@ -2,11 +2,17 @@
 
 Going through Python lists costs ~30 us per element on parse and ~100 ns on
 build; raw bytes cost nothing, so every weight path in the project uses these.
+
+NumPy has no bfloat16 of its own: `ml_dtypes` (a dependency of onnx, and of
+ours) registers one whose bytes are MLIR's bf16 (the top half of an IEEE
+float32), so bf16 constants take the same raw-bytes path.
 """
 
+import ml_dtypes
 import numpy as np
 from xdsl.dialects.builtin import (
     BytesAttr,
+    bf16,
     DenseIntOrFPElementsAttr,
     TensorType,
     f16,
@@ -18,9 +24,9 @@ from xdsl.dialects.builtin import (
     i64,
 )
 
-_TO_NUMPY = {"f16": np.float16, "f32": np.float32, "f64": np.float64, "i1": np.bool_,
+_TO_NUMPY = {"bf16": ml_dtypes.bfloat16, "f16": np.float16, "f32": np.float32, "f64": np.float64, "i1": np.bool_,
              "i8": np.int8, "i32": np.int32, "i64": np.int64}
-_FROM_NUMPY = {np.dtype(np.float16): f16, np.dtype(np.float32): f32,
+_FROM_NUMPY = {np.dtype(ml_dtypes.bfloat16): bf16, np.dtype(np.float16): f16, np.dtype(np.float32): f32,
                np.dtype(np.float64): f64, np.dtype(np.bool_): i1, np.dtype(np.int8): i8,
                np.dtype(np.int32): i32, np.dtype(np.int64): i64}
 

@@ -54,7 +54,7 @@ class FoldConstantOperands(RewritePattern):
             results = kernel(*inputs)
         if isinstance(results, torch.Tensor):
             results = [results]
-        new_ops = [ge.ConstOp(from_numpy(r.contiguous().numpy())) for r in results]
+        new_ops = [ge.ConstOp(from_numpy(kernels.numpy_of(r))) for r in results]
         for new, old in zip(new_ops, op.results):
             new.output.name_hint = old.name_hint
         rewriter.replace(op, new_ops, [c.output for c in new_ops])

@@ -15,6 +15,12 @@ GE's `precision_mode` (ATC/ACL option; CANN docs "--precision_mode"):
   producers (fp16 when every non-constant input comes from fp16), and every
   other op keeps fp32 (GE's blocklist: softmax, layer_norm, batch_norm,
   reductions, exp/log/sqrt/div, gelu, sigmoid, tanh, ...).
+- `allow_fp32_to_bf16`, `allow_mix_precision_bf16`: the same two with bf16
+  (the Ascend 910B cube's other 16-bit type; CPUs with AMX or AVX512_BF16
+  run it natively). bf16 keeps fp32's exponent range, so nothing overflows
+  that fits in fp32, but has an 8-bit significand (rounding 2^-8 ≈ 3.9e-3).
+- `must_keep_origin_dtype`: every op keeps the graph's types; the pass does
+  nothing. It is the default (`PrecisionModePass()`), and GE's name for it.
 
 An op moved to another precision gets a `ge.cast` on each input and one back
 to the original type on each result, so its users see the graph's types:
@@ -52,10 +58,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+import ml_dtypes
 import numpy as np
 from xdsl.context import Context
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp, TensorType, f16, f32
+from xdsl.dialects.builtin import ModuleOp, TensorType, bf16, f16, f32
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 
@@ -159,7 +166,7 @@ class Converter:
         return cast.output
 
 
-TO_NUMPY = {f16: np.float16, f32: np.float32}
+TO_NUMPY = {bf16: ml_dtypes.bfloat16, f16: np.float16, f32: np.float32}
 
 
 def _cube(conv: Converter, op: Operation) -> bool:
@@ -174,12 +181,20 @@ def _mixed(conv: Converter, op: Operation) -> bool:
     return isinstance(op, MIX_GRAY) and bool(inputs) and all(map(conv.from_dst, inputs))
 
 
+def _none(conv: Converter, op: Operation) -> bool:
+    return False
+
+
 # mode -> (graph element type, compute element type, which ops move)
 MODES: dict[str, tuple[Attribute, Attribute, Callable[[Converter, Operation], bool]]] = {
+    "must_keep_origin_dtype": (f32, f32, _none),
     "force_fp32": (f16, f32, lambda conv, op: True),
     "allow_fp32_to_fp16": (f32, f16, _cube),
     "allow_mix_precision": (f32, f16, _mixed),
+    "allow_fp32_to_bf16": (f32, bf16, _cube),
+    "allow_mix_precision_bf16": (f32, bf16, _mixed),
 }
+DEFAULT_MODE = "must_keep_origin_dtype"
 
 
 def convert_block(block: Block, conv: Converter, moves) -> None:
@@ -202,6 +217,101 @@ def drop_unused_inputs(fused: ge.FusedOp) -> None:
             fused.operands = operands
 
 
+def _cast_to(value: SSAValue, element_type: Attribute) -> bool:
+    return isinstance(value.owner, ge.CastOp) and element(value.owner.output) == element_type
+
+
+def _read_as(value: SSAValue, element_type: Attribute) -> bool:
+    """Every use of `value` is a ge.cast to `element_type`."""
+    return bool(value.uses) and all(
+        isinstance(u.operation, ge.CastOp) and element(u.operation.output) == element_type
+        for u in value.uses)
+
+
+def _read_as_dst(value: SSAValue, dst: Attribute) -> bool:
+    """Every user of `value` wants it in `dst`: a cast to `dst`, or a group whose
+    body only casts that input to `dst`."""
+    def wants(use) -> bool:
+        op = use.operation
+        if isinstance(op, ge.CastOp):
+            return element(op.output) == dst
+        return isinstance(op, ge.FusedOp) and _read_as(op.body.block.args[use.index], dst)
+    return bool(value.uses) and all(map(wants, value.uses))
+
+
+def _take_dst_inputs(fused: ge.FusedOp, dst: Attribute) -> None:
+    """group(cast(x : dst -> f32)) whose body casts that input back to dst only:
+    the group takes x itself (one bf16 buffer, no cast task between groups)."""
+    block = fused.body.block
+    operands = list(fused.operands)
+    for i, arg in enumerate(list(block.args)):
+        outer = operands[i]
+        if not (isinstance(outer.owner, ge.CastOp) and element(outer.owner.input) == dst
+                and _read_as(arg, dst)):
+            continue
+        operands[i] = outer.owner.input
+        new = block.insert_arg(operands[i].type, i)
+        new.name_hint = arg.name_hint
+        for use in list(arg.uses):
+            cast = use.operation
+            cast.output.replace_all_uses_with(new)
+            block.erase_op(cast)
+        block.erase_arg(arg)
+    fused.operands = operands
+
+
+def _yield_dst(fused: ge.FusedOp, dst: Attribute, inserted: set[Operation]) -> ge.FusedOp:
+    """A group whose result is read only as dst outside yields it in dst: the
+    value its body had before casting it back, or its cast to dst. (The cast
+    back after the group is left for canonicalize to cancel against the
+    readers' casts.)"""
+    term = fused.body.block.last_op
+    values = list(term.operands)
+    moved = [j for j, (v, r) in enumerate(zip(values, fused.outputs))
+             if element(v) != dst and _read_as_dst(r, dst)]
+    if not moved:
+        return fused
+    for j in moved:
+        v = values[j]
+        if isinstance(v.owner, ge.CastOp) and element(v.owner.input) == dst:
+            values[j] = v.owner.input
+        else:  # the group's kernel writes its result in dst
+            cast = ge.CastOp(v, dst)
+            cast.output.name_hint = v.name_hint and f"{v.name_hint}_{dst}"
+            fused.body.block.insert_op_before(cast, term)
+            values[j] = cast.output
+    term.operands = values
+    block = fused.parent_block()
+    new = ge.FusedOp(fused.kind.data, fused.inputs, [v.type for v in values],
+                     fused.detach_region(fused.body))
+    new.attributes.update(fused.attributes)
+    block.insert_op_before(new, fused)
+    for j, (old, result) in enumerate(zip(fused.outputs, new.outputs)):
+        result.name_hint = old.name_hint
+        if j in moved:
+            back = ge.CastOp(result, old.type.element_type)
+            block.insert_op_after(back, new)
+            inserted.add(back)
+            result = back.output
+            result.name_hint = old.name_hint
+        old.replace_all_uses_with(result)
+    block.erase_op(fused)
+    return new
+
+
+def join_groups(block: Block, conv: Converter) -> None:
+    """Keep `dst` values in `dst` across ge.fused boundaries: a group reading a
+    value only to cast it to `dst` takes the `dst` value, and a group whose
+    result is read only in `dst` yields it so. Between two bf16 groups there
+    is then no cast task; the cast back to fp32 where an fp32 op reads the
+    result stays inside the producing group, where the runtime makes it the
+    destination type of its kernel."""
+    for op in list(block.ops):
+        if isinstance(op, ge.FusedOp):
+            _take_dst_inputs(op, conv.dst)
+            _yield_dst(op, conv.dst, conv.inserted)
+
+
 def erase_dead_constants(block: Block) -> None:
     for op in list(block.ops):
         if isinstance(op, ge.ConstOp) and not op.output.uses:
@@ -210,13 +320,15 @@ def erase_dead_constants(block: Block) -> None:
 
 @dataclass(frozen=True)
 class PrecisionModePass(ModulePass):
-    """Move ops to fp16 or fp32 by GE's precision mode, with casts at the boundaries.
+    """Move ops to fp16, bf16 or fp32 by GE's precision mode, with casts at the boundaries.
 
-    `mode` is one of force_fp32, allow_fp32_to_fp16, allow_mix_precision.
+    `mode` is one of MODES: must_keep_origin_dtype (the default: nothing
+    changes), force_fp32, allow_fp32_to_fp16, allow_mix_precision,
+    allow_fp32_to_bf16, allow_mix_precision_bf16.
     """
 
     name = "precision-mode"
-    mode: str = "force_fp32"
+    mode: str = DEFAULT_MODE
 
     def __post_init__(self):
         if self.mode not in MODES:
@@ -225,11 +337,14 @@ class PrecisionModePass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         src, dst, moves = MODES[self.mode]
+        if moves is _none:
+            return
         for fn in op.ops:
             if isinstance(fn, func.FuncOp) and not fn.is_declaration:
                 conv = Converter(src, dst)
                 for block in fn.body.blocks:
                     convert_block(block, conv, moves)
+                    join_groups(block, conv)
                 for cast in conv.inserted:  # casts back that no user kept
                     if not cast.output.uses:
                         cast.parent_block().erase_op(cast)

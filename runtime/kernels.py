@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
+import ml_dtypes
 import numpy as np
 import torch
 import torch.nn.functional as F
@@ -24,7 +25,7 @@ from runtime.host import nc1hwc0 as layout
 
 Kernel = Callable[..., torch.Tensor]
 
-_TORCH_DTYPES = {"f16": torch.float16, "f32": torch.float32, "f64": torch.float64,
+_TORCH_DTYPES = {"bf16": torch.bfloat16, "f16": torch.float16, "f32": torch.float32, "f64": torch.float64,
                  "i1": torch.bool, "i8": torch.int8, "i32": torch.int32, "i64": torch.int64}
 
 
@@ -40,8 +41,21 @@ def torch_dtype(element_type: Attribute) -> torch.dtype:
 
 
 def tensor_from_attr(attr: DenseIntOrFPElementsAttr) -> torch.Tensor:
-    """A fresh, writable host copy of a dense constant."""
-    return torch.from_numpy(np.array(to_numpy(attr)))
+    """A fresh, writable host copy of a dense constant. torch cannot take
+    ml_dtypes' bfloat16 arrays, so bf16 goes through its raw 16-bit words."""
+    array = np.array(to_numpy(attr))
+    if str(attr.get_element_type()) == "bf16":
+        return torch.from_numpy(array.view(np.int16)).view(torch.bfloat16)
+    return torch.from_numpy(array)
+
+
+def numpy_of(t: torch.Tensor) -> np.ndarray:
+    """The values of a host tensor as a NumPy array (bf16 as ml_dtypes' bfloat16,
+    which `Tensor.numpy()` refuses)."""
+    t = t.detach().contiguous()
+    if t.dtype == torch.bfloat16:
+        return t.view(torch.int16).numpy().view(ml_dtypes.bfloat16)
+    return t.numpy()
 
 
 def _ints(attr) -> tuple[int, ...]:

@@ -24,7 +24,8 @@ FP16_TOL = 2e-3
 def f16_ops(module) -> int:
     """Computing ops (not casts or constants) with an fp16 result."""
     return sum(1 for op in module.walk()
-               if op.name.startswith("ge.") and not isinstance(op, ge.CastOp | ge.ConstOp)
+               if op.name.startswith("ge.")
+               and not isinstance(op, ge.CastOp | ge.ConstOp | ge.FusedOp)
                and any(getattr(r.type, "element_type", None) == f16 for r in op.results))
 
 
@@ -107,6 +108,7 @@ def test_the_runtime_computes_cube_ops_in_fp16():
 
 
 def test_bad_mode_is_a_clear_error():
-    with pytest.raises(ValueError, match="precision-mode: mode must be one of force_fp32, "
-                       "allow_fp32_to_fp16, allow_mix_precision, got 'fp8'"):
+    with pytest.raises(ValueError, match="precision-mode: mode must be one of must_keep_origin_dtype, force_fp32, "
+                       "allow_fp32_to_fp16, allow_mix_precision, allow_fp32_to_bf16, "
+                       "allow_mix_precision_bf16, got 'fp8'"):
         optimize(import_model(*ZOO["mlp"]()), precision_mode="fp8")

@@ -128,4 +128,4 @@ func.func @untouched(%x: tensor<4xf32>, %i: tensor<4xi64>, %p: tensor<i1>) -> (t
 
 // A mode GE does not have is an option error: one line, exit 1.
 // RUN: not ge-opt %s -p 'precision-mode{mode=force_fp16}' 2>&1 | filecheck %s --check-prefix=BAD
-// BAD: ge-opt: error: precision-mode: mode must be one of force_fp32, allow_fp32_to_fp16, allow_mix_precision, got 'force_fp16'
+// BAD: ge-opt: error: precision-mode: mode must be one of must_keep_origin_dtype, force_fp32, allow_fp32_to_fp16, allow_mix_precision, allow_fp32_to_bf16, allow_mix_precision_bf16, got 'force_fp16'

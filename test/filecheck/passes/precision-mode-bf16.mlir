@@ -1,0 +1,111 @@
+// RUN: ge-opt %s --split-input-file -p 'precision-mode{mode=must_keep_origin_dtype}' | filecheck %s --check-prefix=KEEP
+// RUN: ge-opt %s --split-input-file -p 'precision-mode{mode=allow_fp32_to_bf16},canonicalize,cse,dce' | filecheck %s --check-prefix=BF16
+// RUN: ge-opt %s --split-input-file -p 'precision-mode{mode=allow_mix_precision_bf16},canonicalize,cse,dce' | filecheck %s --check-prefix=MIX
+
+// must_keep_origin_dtype (the default): nothing moves.
+// allow_fp32_to_bf16: only the cube op (linear) computes in bf16, its
+// weights converted at compile time; relu, reshape, exp, softmax stay fp32.
+// allow_mix_precision_bf16: relu (trustlist) and reshape (graylist after a
+// bf16 producer) join it; exp and softmax (blocklist) stay fp32.
+// KEEP-LABEL: func.func @mlp
+// KEEP-NOT:     ge.cast
+// KEEP-NOT:     bf16
+// BF16-LABEL: func.func @mlp
+// BF16-NEXT:    %[[X:[^ ]*]] = ge.cast %x : tensor<2x8xf32> -> tensor<2x8xbf16>
+// BF16-NEXT:    %[[W:[^ ]*]] = ge.const dense<5.000000e-01> : tensor<4x8xbf16>
+// BF16-NEXT:    %[[B:[^ ]*]] = ge.const dense<2.500000e-01> : tensor<4xbf16>
+// BF16-NEXT:    %[[L:[^ ]*]] = ge.linear %[[X]], %[[W]], %[[B]] : tensor<2x8xbf16>, tensor<4x8xbf16>, tensor<4xbf16> -> tensor<2x4xbf16>
+// BF16-NEXT:    %[[L32:[^ ]*]] = ge.cast %[[L]] : tensor<2x4xbf16> -> tensor<2x4xf32>
+// BF16-NEXT:    %[[R:[^ ]*]] = ge.relu %[[L32]] : tensor<2x4xf32>
+// BF16-NEXT:    %[[S:[^ ]*]] = ge.reshape %[[R]] : tensor<2x4xf32> -> tensor<8xf32>
+// BF16-NEXT:    %[[E:[^ ]*]] = ge.exp %[[S]] : tensor<8xf32>
+// BF16-NEXT:    ge.softmax %[[E]] {dim = 0 : i64} : tensor<8xf32>
+// MIX-LABEL: func.func @mlp
+// MIX-NEXT:    %[[X:[^ ]*]] = ge.cast %x : tensor<2x8xf32> -> tensor<2x8xbf16>
+// MIX-NEXT:    ge.const {{.*}} : tensor<4x8xbf16>
+// MIX-NEXT:    ge.const {{.*}} : tensor<4xbf16>
+// MIX-NEXT:    %[[L:[^ ]*]] = ge.linear %[[X]], {{.*}} -> tensor<2x4xbf16>
+// MIX-NEXT:    %[[R:[^ ]*]] = ge.relu %[[L]] : tensor<2x4xbf16>
+// MIX-NEXT:    %[[S:[^ ]*]] = ge.reshape %[[R]] : tensor<2x4xbf16> -> tensor<8xbf16>
+// MIX-NEXT:    %[[S32:[^ ]*]] = ge.cast %[[S]] : tensor<8xbf16> -> tensor<8xf32>
+// MIX-NEXT:    %[[E:[^ ]*]] = ge.exp %[[S32]] : tensor<8xf32>
+// MIX-NEXT:    %[[P:[^ ]*]] = ge.softmax %[[E]] {dim = 0 : i64} : tensor<8xf32>
+// MIX-NEXT:    func.return %[[P]] : tensor<8xf32>
+func.func @mlp(%x: tensor<2x8xf32>) -> tensor<8xf32> {
+  %w = ge.const dense<0.5> : tensor<4x8xf32>
+  %b = ge.const dense<0.25> : tensor<4xf32>
+  %l = ge.linear %x, %w, %b : tensor<2x8xf32>, tensor<4x8xf32>, tensor<4xf32> -> tensor<2x4xf32>
+  %r = ge.relu %l : tensor<2x4xf32>
+  %s = ge.reshape %r : tensor<2x4xf32> -> tensor<8xf32>
+  %e = ge.exp %s : tensor<8xf32>
+  %p = ge.softmax %e {dim = 0 : i64} : tensor<8xf32>
+  func.return %p : tensor<8xf32>
+}
+
+// -----
+
+// Two fused groups in a row: no cast task between them. The first group
+// yields bf16 (allow_fp32_to_bf16: its fp32 relu's result is cast inside the
+// group; mix: the relu itself is bf16) and the second takes it as is. The
+// second group's reader (sigmoid) is fp32, so it yields fp32: the cast back
+// is inside the group, where the runtime makes it the kernel's output type.
+// BF16-LABEL: func.func @groups
+// BF16:         %[[F:[^ ]*]] = ge.fused "conv2d_relu"(%x, %{{[^ ]*}}) : (tensor<1x3x4x4xf32>, tensor<4x3x1x1xbf16>) -> tensor<1x4x4x4xbf16> {
+// BF16:           ge.cast %{{[^ ]*}} : tensor<1x3x4x4xf32> -> tensor<1x3x4x4xbf16>
+// BF16:           ge.conv2d {{.*}} -> tensor<1x4x4x4xbf16>
+// BF16-NEXT:      ge.cast %{{[^ ]*}} : tensor<1x4x4x4xbf16> -> tensor<1x4x4x4xf32>
+// BF16-NEXT:      %[[R:[^ ]*]] = ge.relu %{{[^ ]*}} : tensor<1x4x4x4xf32>
+// BF16-NEXT:      %[[R16:[^ ]*]] = ge.cast %[[R]] : tensor<1x4x4x4xf32> -> tensor<1x4x4x4xbf16>
+// BF16-NEXT:      ge.yield %[[R16]] : tensor<1x4x4x4xbf16>
+// BF16-NEXT:    }
+// BF16-NEXT:    %[[G:[^ ]*]] = ge.fused "conv2d_relu"(%[[F]], %{{[^ ]*}}) : (tensor<1x4x4x4xbf16>, tensor<4x4x1x1xbf16>) -> tensor<1x4x4x4xf32> {
+// BF16-NEXT:    ^bb0(%[[A:[^ ]*]]: tensor<1x4x4x4xbf16>, %{{[^ ]*}}: tensor<4x4x1x1xbf16>):
+// BF16-NEXT:      ge.conv2d %[[A]], {{.*}} -> tensor<1x4x4x4xbf16>
+// BF16-NEXT:      ge.cast %{{[^ ]*}} : tensor<1x4x4x4xbf16> -> tensor<1x4x4x4xf32>
+// BF16-NEXT:      %[[R2:[^ ]*]] = ge.relu %{{[^ ]*}} : tensor<1x4x4x4xf32>
+// BF16-NEXT:      ge.yield %[[R2]] : tensor<1x4x4x4xf32>
+// BF16-NEXT:    }
+// BF16-NEXT:    ge.sigmoid %[[G]] : tensor<1x4x4x4xf32>
+// MIX-LABEL: func.func @groups
+// MIX:           %[[F:[^ ]*]] = ge.fused "conv2d_relu"{{.*}} -> tensor<1x4x4x4xbf16> {
+// MIX:             %[[R:[^ ]*]] = ge.relu %{{[^ ]*}} : tensor<1x4x4x4xbf16>
+// MIX-NEXT:        ge.yield %[[R]] : tensor<1x4x4x4xbf16>
+// MIX-NEXT:      }
+// MIX-NEXT:      %[[G:[^ ]*]] = ge.fused "conv2d_relu"(%[[F]], %{{[^ ]*}}) : (tensor<1x4x4x4xbf16>, tensor<4x4x1x1xbf16>) -> tensor<1x4x4x4xf32> {
+// MIX-NOT:         ge.cast {{.*}} -> tensor<1x4x4x4xbf16>
+// MIX:             %[[R2:[^ ]*]] = ge.relu %{{[^ ]*}} : tensor<1x4x4x4xbf16>
+// MIX-NEXT:        %[[R32:[^ ]*]] = ge.cast %[[R2]] : tensor<1x4x4x4xbf16> -> tensor<1x4x4x4xf32>
+// MIX-NEXT:        ge.yield %[[R32]] : tensor<1x4x4x4xf32>
+// MIX-NEXT:      }
+// MIX-NEXT:      ge.sigmoid %[[G]] : tensor<1x4x4x4xf32>
+func.func @groups(%x: tensor<1x3x4x4xf32>) -> tensor<1x4x4x4xf32> {
+  %w = ge.const dense<0.5> : tensor<4x3x1x1xf32>
+  %v = ge.const dense<0.25> : tensor<4x4x1x1xf32>
+  %f = ge.fused "conv2d_relu"(%x, %w) : (tensor<1x3x4x4xf32>, tensor<4x3x1x1xf32>) -> tensor<1x4x4x4xf32> {
+  ^bb0(%a: tensor<1x3x4x4xf32>, %k: tensor<4x3x1x1xf32>):
+    %c = ge.conv2d %a, %k {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : tensor<1x3x4x4xf32>, tensor<4x3x1x1xf32> -> tensor<1x4x4x4xf32>
+    %r = ge.relu %c : tensor<1x4x4x4xf32>
+    ge.yield %r : tensor<1x4x4x4xf32>
+  }
+  %g = ge.fused "conv2d_relu"(%f, %v) : (tensor<1x4x4x4xf32>, tensor<4x4x1x1xf32>) -> tensor<1x4x4x4xf32> {
+  ^bb0(%a: tensor<1x4x4x4xf32>, %k: tensor<4x4x1x1xf32>):
+    %c = ge.conv2d %a, %k {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : tensor<1x4x4x4xf32>, tensor<4x4x1x1xf32> -> tensor<1x4x4x4xf32>
+    %r = ge.relu %c : tensor<1x4x4x4xf32>
+    ge.yield %r : tensor<1x4x4x4xf32>
+  }
+  %s = ge.sigmoid %g : tensor<1x4x4x4xf32>
+  func.return %s : tensor<1x4x4x4xf32>
+}
+
+// -----
+
+// bf16 constants print and parse back: a splat, and a dense list that needs
+// bf16 rounding (1.1 is 1.1015625 in bf16).
+// KEEP-LABEL: func.func @consts
+// KEEP-NEXT:    ge.const dense<1.000000e+00> : tensor<4xbf16>
+// KEEP-NEXT:    ge.const dense<[1.101560e+00, -2.500000e+00, 3.389530e+38]> : tensor<3xbf16>
+func.func @consts() -> (tensor<4xbf16>, tensor<3xbf16>) {
+  %a = ge.const dense<1.0> : tensor<4xbf16>
+  %b = ge.const dense<[1.1, -2.5, 3.3895e38]> : tensor<3xbf16>
+  func.return %a, %b : tensor<4xbf16>, tensor<3xbf16>
+}
