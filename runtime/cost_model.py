@@ -35,6 +35,22 @@ from ge_dialect import ascend, ge
 
 FRACTAL = 16  # the cube multiplies 16x16 fp16 fractals: 16x16x16 MACs per cycle
 
+# Cube cycles per fractal step by the element type of a matrix product's
+# operands, relative to fp16 (`cube_macs_per_cycle` is the fp16 rate).
+# - f16 and bf16: the native rate. Ascend 910: 256 TFLOPS fp16 (Hot Chips 31,
+#   Da Vinci talk); the 910B's cube takes bf16 at the fp16 rate (CANN's
+#   Ascend910B ops-info files list bf16 for MatMul/Conv2D on the cube; Huawei
+#   quotes one 16-bit figure for the chip). Both chips are modelled alike.
+# - i8: twice the rate: Ascend 910 512 TOPS int8 (Hot Chips 31).
+# - f32: not native on the cube: its multipliers are 16-bit-wide arrays, and
+#   an fp32 product (24-bit significands) is built from fp16-sized partial
+#   products, splitting each operand into a high and a low part (the scheme of
+#   split-fp32 GEMMs on 16-bit matrix units: 3-4 products for fp32 accuracy).
+#   Modelled as 4x slower. This is our assumption, not a vendor figure; it is
+#   why a precision mode that moves the cube ops to 16 bits shortens
+#   `execution_time` here as it does on the chip.
+CUBE_DTYPE_CYCLES = {"f16": 1.0, "bf16": 1.0, "i8": 0.5, "f32": 4.0}
+
 
 @dataclass(frozen=True)
 class Hardware:
@@ -189,6 +205,18 @@ CUBE_WORK: dict[type[Operation], Callable[[Operation, ShapeOf], tuple[int, int, 
 }
 
 
+def cube_cycles(operand: SSAValue) -> float:
+    """Cycles per fractal step relative to fp16 for a product on this operand
+    (CUBE_DTYPE_CYCLES; another type counts as fp32)."""
+    element = getattr(operand.type, "element_type", None)
+    return CUBE_DTYPE_CYCLES.get(str(element), CUBE_DTYPE_CYCLES["f32"])
+
+
+def _element_bytes(value: SSAValue) -> int:
+    element = getattr(value.type, "element_type", None)
+    return (element.bitwidth + 7) // 8 if hasattr(element, "bitwidth") else 4
+
+
 def _ceil(a: int, b: int) -> int:
     return -(-a // b)
 
@@ -197,18 +225,23 @@ def estimate_ops(ops: list[Operation], unit: str, bytes_moved: int,
                  hw: Hardware = DEFAULT_HARDWARE, shape_of: ShapeOf = static_shape) -> Estimate:
     """Roofline estimate of running `ops` as one kernel on `unit`."""
     cube = []          # (fractals, cycles per fractal) per matrix product
-    cube_flops = vector_ops = 0
+    cube_flops = vector_ops = vector_half = 0
     for op in ops:
         work = CUBE_WORK.get(type(op))
         if work is not None:
             m, n, k = work(op, shape_of)
             cube_flops += 2 * m * n * k
+            cycles = _ceil(k, FRACTAL) * FRACTAL**3 / hw.cube_macs_per_cycle
             cube.append((_ceil(m, FRACTAL) * _ceil(n, FRACTAL),
-                         _ceil(k, FRACTAL) * FRACTAL**3 // hw.cube_macs_per_cycle))
+                         cycles * cube_cycles(op.operands[0])))
         else:
-            vector_ops += sum(_numel(r, shape_of) for r in op.results)
+            elements = sum(_numel(r, shape_of) for r in op.results)
+            vector_ops += elements
+            # the 256 B vector repeat holds 64 fp32 or 128 fp16/bf16 lanes
+            half = all(_element_bytes(r) == 2 for r in op.results)
+            vector_half += elements if half else 0
     lanes = hw.vector_bytes_per_cycle // 4  # fp32 elements per repeat
-    repeats = _ceil(vector_ops, lanes)
+    repeats = _ceil(vector_ops - vector_half, lanes) + _ceil(vector_half, 2 * lanes)
     pool = hw.pool_of(unit)
     cores = hw.pool_size(pool)
     tiles = max((f for f, _ in cube), default=repeats)
@@ -230,9 +263,7 @@ def body_ops(task: ascend.TaskOp) -> list[Operation]:
 
 
 def _nbytes(value: SSAValue, shape_of: ShapeOf) -> int:
-    element = value.type.element_type
-    size = (element.bitwidth + 7) // 8 if hasattr(element, "bitwidth") else 4
-    return size * _numel(value, shape_of)
+    return _element_bytes(value) * _numel(value, shape_of)
 
 
 def estimate_graph_op(op: Operation, unit: str, hw: Hardware = DEFAULT_HARDWARE) -> Estimate:

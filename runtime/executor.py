@@ -54,6 +54,7 @@ from xdsl.dialects.builtin import IntegerAttr, MemRefType, ModuleOp
 from xdsl.ir import SSAValue
 
 from ge_dialect import ascend, find_func
+from ge_dialect.ascend import CUBE_OPS
 from runtime import cost_model, kernels, pipelining, scheduler, trace
 from runtime.host import blocked as blocked_layout
 from runtime.host import channels_last as arena_layout
@@ -583,6 +584,23 @@ class Executable:
                        "time": (s.end - s.start) / 1e3}
                       for t, e, s in zip(self.tasks, estimates, slots)],
         }
+
+    def cube_paths(self) -> dict[str, int]:
+        """How many cube tasks run on each host path: a 16-bit task's runner
+        names its path ("onednn-bf16:<impl>", "emulated-fp32:<impl>":
+        runtime/host/bf16.py), others count by runner ("generic" for op by
+        op), each with the element type of its matrix op's weight. The
+        benchmarks print it, so no report calls fp32 kernels bf16 hardware."""
+        counts: dict[str, int] = {}
+        for task, runner in zip(self.tasks, self.runners):
+            if task.unit != "cube":
+                continue
+            element = next((str(op.operands[1].type.element_type) for op in task.op.body.walk()
+                            if isinstance(op, CUBE_OPS)), "?")
+            path = getattr(runner, "path", getattr(runner, "__name__", "generic"))
+            key = f"{element} {path}"
+            counts[key] = counts.get(key, 0) + 1
+        return counts
 
     def pipelined(self, batches: int = PIPELINED_BATCHES) -> pipelining.Batches:
         """The simulated timeline of `batches` successive batches, copies over PCIe

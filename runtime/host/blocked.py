@@ -84,7 +84,8 @@ def _bound(task: ascend.TaskOp, relu_outputs: set) -> list[ascend.BufferOp] | No
         constant = [ins[i] for i in (pattern.weight, pattern.bias) if i is not None]
         x = ins[pattern.x]
         if (not all(isinstance(v.owner, ascend.WeightOp) for v in constant)
-                or not isinstance(x.type.element_type, Float32Type)):
+                or not isinstance(x.type.element_type, Float32Type)
+                or not isinstance(pattern.conv.weight.type.element_type, Float32Type)):
             return None
         groups, channels = pattern.conv.groups.value.data, x.type.get_shape()[1]
         if not has_blocked_conv(channels, task.outs[0].type.get_shape()[1], groups) or (

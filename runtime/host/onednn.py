@@ -39,6 +39,10 @@ from collections.abc import Callable, Sequence
 import torch
 
 F32 = 3                    # dnnl_f32
+# dnnl_data_type_t by torch dtype. With bf16 sources and weights oneDNN's convs
+# and inner products accumulate in fp32 and apply bias and post-ops in fp32;
+# the destination may be bf16 or fp32 (the conversion is the kernel's store).
+DATA_TYPES = {torch.float32: F32, torch.bfloat16: 2, torch.float16: 1}
 FORMAT_ANY = 1             # dnnl_format_tag_any: the primitive picks the weights' layout
 FORWARD_INFERENCE = 96     # dnnl_forward_inference
 CONVOLUTION_DIRECT = 0x1   # dnnl_convolution_direct
@@ -62,6 +66,10 @@ ELTWISE = {"relu": 0x20, "tanh": 0x21, "hardsigmoid": 0x28, "logistic": 0x29,
            "hardswish": 0x34}
 
 _Dims = ctypes.c_int64 * 12  # dnnl_dims_t
+
+# Tests set this to build primitives even where oneDNN has only its reference
+# loop (bf16 on a CPU without bf16 instructions), to check their numbers.
+ALLOW_REFERENCE = False
 
 
 class _Arg(ctypes.Structure):  # dnnl_exec_arg_t
@@ -207,9 +215,15 @@ def block() -> int | None:
     return None
 
 
+# dnnl_status_t: the ones a caller can act on, by name
+STATUS = {1: "out_of_memory", 2: "invalid_arguments", 3: "unimplemented (no kernel for these "
+          "types on this CPU)"}
+
+
 def _check(status: int, call: str) -> None:
     if status != 0:
-        raise OneDNNError(f"oneDNN {call} failed with status {status} (dnnl_status_t)")
+        raise OneDNNError(f"oneDNN {call} failed with status {status} (dnnl_status_t"
+                          f"{': ' + STATUS[status] if status in STATUS else ''})")
 
 
 @functools.cache
@@ -230,16 +244,16 @@ class _Handles:
         self.others: list[tuple[str, ctypes.c_void_p]] = []
 
     def md(self, shape: Sequence[int], strides: Sequence[int] | None,
-           tag: int = FORMAT_ANY) -> ctypes.c_void_p:
+           tag: int = FORMAT_ANY, dtype: torch.dtype = torch.float32) -> ctypes.c_void_p:
         """A descriptor by `strides`, or by format `tag` if `strides` is None."""
-        lib, md = library(), ctypes.c_void_p()
+        lib, md, kind = library(), ctypes.c_void_p(), DATA_TYPES[dtype]
         if strides is None:
             _check(lib.dnnl_memory_desc_create_with_tag(
-                ctypes.byref(md), len(shape), _Dims(*shape), F32, tag),
+                ctypes.byref(md), len(shape), _Dims(*shape), kind, tag),
                 "dnnl_memory_desc_create_with_tag")
         else:
             _check(lib.dnnl_memory_desc_create_with_strides(
-                ctypes.byref(md), len(shape), _Dims(*shape), F32, _Dims(*strides)),
+                ctypes.byref(md), len(shape), _Dims(*shape), kind, _Dims(*strides)),
                 "dnnl_memory_desc_create_with_strides")
         self.mds.append(md)
         return md
@@ -248,7 +262,7 @@ class _Handles:
         """The descriptor of a bound view."""
         if isinstance(t, Blocked):
             return self.md(t.shape, None, t.tag)
-        return self.md(t.shape, t.stride())
+        return self.md(t.shape, t.stride(), dtype=t.dtype)
 
     def memory(self, md, pointer: int) -> ctypes.c_void_p:
         memory = ctypes.c_void_p()
@@ -297,7 +311,8 @@ class Primitive:
                  keep: list):
         lib = library()
         self.impl = _impl(pd)
-        if self.impl.startswith("ref"):  # a reference loop, orders of magnitude slow
+        if self.impl.startswith("ref") and not ALLOW_REFERENCE:
+            # a reference loop, orders of magnitude slow
             raise OneDNNError(f"oneDNN has only its reference implementation here ({self.impl})")
         self._handles = handles
         self._primitive = handles.own("primitive", ctypes.c_void_p())
@@ -365,7 +380,7 @@ def _reordered(handles: _Handles, weight: torch.Tensor, md) -> torch.Tensor:
     packed = _buffer(_size(md))
     local = _Handles()
     try:
-        source = local.md(plain.shape, plain.stride())
+        source = local.md(plain.shape, plain.stride(), dtype=plain.dtype)
         pd = local.own("primitive_desc", ctypes.c_void_p())
         _check(lib.dnnl_reorder_primitive_desc_create(ctypes.byref(pd), source, engine, md,
                                                       engine, None),
@@ -382,7 +397,7 @@ def _reordered(handles: _Handles, weight: torch.Tensor, md) -> torch.Tensor:
 
 
 def _source(handles: _Handles, x: torch.Tensor | Blocked | Sequence[int],
-            blocked_out: bool = False) -> tuple:
+            blocked_out: bool = False, dtype: torch.dtype = torch.float32) -> tuple:
     """(md, pointer) of a source: a view bound at load, or just a shape, for
     an input that arrives per call (`per_call`), in channels_last layout for
     an NHWC destination, and for a blocked one blocked too or, with fewer
@@ -394,7 +409,7 @@ def _source(handles: _Handles, x: torch.Tensor | Blocked | Sequence[int],
         return handles.of(x), x.data_ptr()
     shape = list(x)
     if blocked_out and len(shape) == 4 and shape[1] >= block():
-        return handles.md(shape, None, BLOCKED_TAGS[block()]), 0
+        return handles.md(shape, None, BLOCKED_TAGS[block()], dtype), 0
     if len(shape) == 4 and not blocked_out:
         n, c, h, w = shape
         strides = [h * w * c, 1, w * c, c]
@@ -402,7 +417,7 @@ def _source(handles: _Handles, x: torch.Tensor | Blocked | Sequence[int],
         strides = [1] * len(shape)
         for i in range(len(shape) - 2, -1, -1):
             strides[i] = strides[i + 1] * shape[i + 1]
-    return handles.md(shape, strides), 0
+    return handles.md(shape, strides, dtype=dtype), 0
 
 
 def per_call(t: torch.Tensor, blocked_out: bool = False) -> torch.Tensor:
@@ -443,10 +458,16 @@ def _with_weights(x: torch.Tensor | Sequence[int], weight: torch.Tensor,
     """What conv2d and linear share: descriptors for the source, `out` and the
     bias, the weight reordered once into the layout wanted by the primitive
     descriptor that `create(pd_pointer, src, weights, bias, dst, attr)` makes,
-    and every argument bound. Every tensor must be fp32 (the descriptors say so)."""
+    and every argument bound. The source has the weight's type (fp32 or
+    bf16: oneDNN accumulates bf16 products in fp32); the bias and `out` may
+    be fp32 or that type."""
     tensors = [t for t in (x, weight, bias, out) if isinstance(t, torch.Tensor | Blocked)]
-    if any(t.dtype != torch.float32 for t in tensors):
-        raise OneDNNError("the oneDNN primitives here take fp32 tensors only, got "
+    wanted = (torch.float32, weight.dtype)
+    if (weight.dtype not in (torch.float32, torch.bfloat16)
+            or (isinstance(x, torch.Tensor | Blocked) and x.dtype != weight.dtype)
+            or any(t.dtype not in wanted for t in tensors)):
+        raise OneDNNError("the oneDNN primitives here take fp32, or bf16 sources and weights "
+                          "with a bf16 or fp32 bias and output, got "
                           + ", ".join(str(t.dtype) for t in tensors))
     handles = _Handles()
     try:
@@ -458,11 +479,11 @@ def _with_weights(x: torch.Tensor | Sequence[int], weight: torch.Tensor,
 
 def _bound(handles: _Handles, x, weight, bias, out, post_ops, create) -> Primitive:
     """_with_weights' work, its C objects collected in `handles`."""
-    src, src_pointer = _source(handles, x, isinstance(out, Blocked))
-    wany = handles.md(weight.shape, None)
+    src, src_pointer = _source(handles, x, isinstance(out, Blocked), weight.dtype)
+    wany = handles.md(weight.shape, None, dtype=weight.dtype)
     dst = handles.of(out)
     b = None if bias is None else bias.contiguous()
-    bmd = handles.md(b.shape, b.stride()) if b is not None else None
+    bmd = handles.md(b.shape, b.stride(), dtype=b.dtype) if b is not None else None
     attr = _attributes(handles, post_ops)
     pd = handles.own("primitive_desc", ctypes.c_void_p())
     create(ctypes.byref(pd), src, wany, bmd, dst, attr)
@@ -583,3 +604,31 @@ def _pooling(handles: _Handles, algorithm: int, x, out, dst, stride: Sequence[in
     args = {ARG_SRC: (src, x.data_ptr()), ARG_DST: (dst, out.data_ptr())}
     _with_scratchpad(handles, pd, args, keep)
     return Primitive(handles, pd, args, [], keep)
+
+
+def conv_impl(dtype: torch.dtype = torch.float32) -> str | None:
+    """The implementation oneDNN picks on this CPU for a ResNet-style 3x3 conv
+    (64 channels, 56x56, NHWC) with `dtype` sources and weights, as its
+    primitive descriptor names it ("brg_conv_fwd:avx512_core_amx" where AMX
+    runs bf16, "ref:any" where only the reference loop does), or None
+    without the library. Benchmarks print it, so a report says which path ran."""
+    if not available():
+        return None
+    handles = _Handles()
+    try:
+        n, c, h, w = 1, 64, 56, 56
+        nhwc = [h * w * c, 1, w * c, c]
+        src = handles.md([n, c, h, w], nhwc, dtype=dtype)
+        dst = handles.md([n, c, h, w], nhwc, dtype=dtype)
+        weights = handles.md([c, c, 3, 3], None, dtype=dtype)
+        attr = _attributes(handles, ())
+        pd = handles.own("primitive_desc", ctypes.c_void_p())
+        _check(library().dnnl_convolution_forward_primitive_desc_create(
+            ctypes.byref(pd), _engine_and_stream()[0], FORWARD_INFERENCE, CONVOLUTION_DIRECT,
+            src, weights, None, dst, _Dims(1, 1), _Dims(0, 0), _Dims(1, 1), _Dims(1, 1), attr),
+            "dnnl_convolution_forward_primitive_desc_create")
+        return _impl(pd)
+    except OneDNNError as e:
+        return "none: " + str(e).split("(dnnl_status_t: ")[-1].removesuffix(")")
+    finally:
+        handles.destroy()

@@ -43,7 +43,7 @@ import torch.nn.functional as F
 from xdsl.ir import Block, BlockArgument, Operation
 
 from ge_dialect import ge
-from runtime.host import activations
+from runtime.host import activations, bf16
 from runtime.host import onednn as dnnl
 from runtime.host.activations import ACTIVATIONS, PostOp
 from runtime.host.conv_algorithms import CONV_ALGORITHMS, as_rows, choose_conv, is_nhwc
@@ -114,7 +114,12 @@ def _ints(attr) -> tuple[int, ...]:
 
 @dataclass(frozen=True)
 class ConvPattern:
-    """A task body conv2d [+ add residual] [+ activation], by task-input position."""
+    """A task body [cast +] conv2d [+ add residual] [+ activation] [+ cast], by
+    task-input position. The casts are what precision-mode puts around a
+    bf16 conv (passes/precision_mode.py): `src_cast` converts the input to
+    the conv's type; `out_cast` says the epilogue has casts between bf16 and
+    fp32 (after the conv: to fp32 for an fp32 epilogue; last: to the output
+    type). A kernel computes the epilogue in fp32 and stores the output type."""
 
     conv: ge.Conv2dOp
     x: int
@@ -123,6 +128,13 @@ class ConvPattern:
     residual: int | None
     act: PostOp | None
     act_op: Operation | None
+    src_cast: bool = False
+    out_cast: bool = False
+
+
+def _float_cast(op: Operation) -> bool:
+    return isinstance(op, ge.CastOp) and {str(op.input.type.element_type),
+                                           str(op.output.type.element_type)} <= {"f32", "bf16"}
 
 
 def conv_pattern(block: Block) -> ConvPattern | None:
@@ -130,16 +142,24 @@ def conv_pattern(block: Block) -> ConvPattern | None:
     keep the generic, re-packing path)."""
     t = Task(block, None, [], [], None, False, False, False)
     ops = t.ops
+    src_cast = bool(ops) and _float_cast(ops[0])
+    if src_cast:
+        ops = ops[1:]
     conv = ops[0] if ops else None
     if not isinstance(conv, ge.Conv2dOp) or len(conv.input.type.get_shape()) != 4:
         return None
-    x, w = t.arg(conv.input), t.arg(conv.weight)
+    if src_cast and conv.input is not t.ops[0].output:
+        return None
+    x = t.arg(t.ops[0].input if src_cast else conv.input)
+    w = t.arg(conv.weight)
     b = t.arg(conv.bias) if conv.bias is not None else None
     if x is None or w is None or (conv.bias is not None and b is None):
         return None
-    residual, act, act_op, prev = None, None, None, conv.output
+    residual, act, act_op, prev, out_cast = None, None, None, conv.output, False
     for op in ops[1:]:
-        if isinstance(op, ge.AddOp) and residual is None and act is None:
+        if _float_cast(op) and op.input == prev:
+            out_cast = True
+        elif isinstance(op, ge.AddOp) and residual is None and act is None:
             other = op.rhs if op.lhs == prev else op.lhs if op.rhs == prev else None
             residual = t.arg(other) if other is not None else None
             if residual is None or other.type != op.output.type:
@@ -151,7 +171,7 @@ def conv_pattern(block: Block) -> ConvPattern | None:
         prev = op.results[0]
     if t.yielded != [prev]:
         return None
-    return ConvPattern(conv, x, w, b, residual, act, act_op)
+    return ConvPattern(conv, x, w, b, residual, act, act_op, src_cast, out_cast)
 
 
 @dataclass(frozen=True)
@@ -315,6 +335,10 @@ def _conv_task(t: Task) -> Runner | None:
     c = ConvTask(t, p, weight, bias, params)
     if isinstance(t.out, dnnl.Blocked):  # only a primitive can read or write it
         return _conv_primitive(c)
+    if weight.dtype == torch.bfloat16:
+        return _conv_16bit(c, t)
+    if p.src_cast or p.out_cast:
+        return None  # casts around an fp32 conv (force_fp32): the generic path
     fast = t.algorithms and weight.dtype == torch.float32  # the GEMM / oneDNN forms: fp32 only
     algorithm = choose_conv(tuple(weight.shape), *params, t.out) if fast else "library"
     if algorithm == "onednn_packed" and t.primitives and t.algorithms and dnnl.available():
@@ -337,6 +361,28 @@ def _conv_task(t: Task) -> Runner | None:
     return _conv_gemm(c, algorithm, relu)
 
 
+def _conv_16bit(c: ConvTask, t: Task) -> Runner | None:
+    """A bf16 conv (precision-mode's): oneDNN's bf16 primitive, or the same
+    numbers from its fp32 kernels (runtime/host/bf16.py); without oneDNN, a
+    body without casts runs torch's bf16 conv into the view, one with casts
+    the generic path, op by op with torch's kernels."""
+    p = c.pattern
+    if t.primitives:
+        x_view = t.ins[p.x] if not p.src_cast else None
+        runner = bf16.conv(p.conv.input.type.get_shape(), x_view, p.src_cast, c.weight, c.bias,
+                           t.out, c.residual_view() if p.residual is not None else None,
+                           c.params, [p.act.dnnl_post_op()] if p.act is not None else [],
+                           p.x, p.residual)
+        if runner is not None:
+            return runner
+    if p.src_cast or p.out_cast or c.weight.dtype != t.out.dtype:
+        return None
+    relu = p.act is not None and p.act.attr == "relu"
+    if p.act is not None and not relu:
+        return None
+    return _conv_library(c, relu)
+
+
 # --- linear [+ reshape] [+ activation] -------------------------------------------
 
 
@@ -355,6 +401,14 @@ def _onednn_linear(weight, bias, rows: int, post_op: tuple[str, list, str]):
     attr, scalars, algorithm = post_op
     return lambda x: torch.ops.mkldnn._linear_pointwise(x, packed, bias, attr, scalars,
                                                         algorithm)
+
+
+def _skip_cast(rest: list, prev, seen: bool) -> tuple[list, object, bool]:
+    """Step over a cast of `prev` between bf16 and fp32: precision-mode's,
+    which a kernel computing its epilogue in fp32 does as its store."""
+    if rest and _float_cast(rest[0]) and rest[0].input == prev:
+        return rest[1:], rest[0].output, True
+    return rest, prev, seen
 
 
 def _linear_primitive(x_view, x: int, k: int, weight, bias, rows: torch.Tensor,
@@ -387,18 +441,26 @@ def _linear_task(t: Task) -> Runner | None:
     `algorithms`, oneDNN with a prepacked weight and the activation as a
     post-op; otherwise one addmm into the view and the activation in place."""
     ops = t.ops
+    src_cast = _float_cast(ops[0]) and len(ops) > 1 and ops[1].operands[0] == ops[0].output
+    if src_cast:
+        ops = ops[1:]
     lin = ops[0]
-    x, w = t.arg(lin.input), t.arg(lin.weight)
+    if not isinstance(lin, ge.LinearOp):
+        return None
+    x, w = t.arg(ops[0].input if not src_cast else t.ops[0].input), t.arg(lin.weight)
     b = t.arg(lin.bias) if lin.bias is not None else None
     if x is None or not t.constant(w) or t.ins[w].dim() != 2 or (
             lin.bias is not None and not t.constant(b)):
         return None
     rest, prev, act_op = ops[1:], lin.output, None
+    rest, prev, cast = _skip_cast(rest, prev, False)
     if rest and isinstance(rest[0], ge.ReshapeOp) and rest[0].input == prev and not rest[0].sizes:
         prev, rest = rest[0].output, rest[1:]
+    rest, prev, cast = _skip_cast(rest, prev, cast)
     row = ACTIVATIONS.get(type(rest[0])) if rest else None
     if row is not None and row.after_linear and rest[0].operands[0] == prev:
         act_op, prev, rest = rest[0], rest[0].results[0], rest[1:]
+    rest, prev, cast = _skip_cast(rest, prev, cast)
     if rest or t.yielded != [prev] or not t.out.is_contiguous():
         return None
     weight = t.ins[w]
@@ -406,6 +468,13 @@ def _linear_task(t: Task) -> Runner | None:
     act = activations.post_op(act_op) if act_op is not None else None
     features, k = weight.shape
     rows = t.out.view(-1, features)
+    if weight.dtype == torch.bfloat16 and t.primitives:  # precision-mode's (runtime/host/bf16.py)
+        runner = bf16.linear(x, k, None if src_cast else t.ins[x], weight, bias, rows,
+                             [act.dnnl_post_op()] if act is not None else [])
+        if runner is not None:
+            return runner
+    if src_cast or cast or weight.dtype != rows.dtype:
+        return None  # the generic path: op by op with torch's kernels
     fp32 = t.algorithms and weight.dtype == torch.float32
     if fp32 and t.primitives and dnnl.available():
         runner = _linear_primitive(t.ins[x], x, k, weight, bias, rows, act)
@@ -593,7 +662,20 @@ def _single(builder: Callable[[Task], Runner | None]) -> Callable[[Task], Runner
 VIEW_OPS = (ge.ReshapeOp, ge.FlattenOp, ge.TransposeOp, ge.SliceOp, ge.ExpandOp)
 
 # The builder for a body, by its first op; each returns a Runner or None.
+def _cast_first(t: Task) -> Runner | None:
+    """A body opening with a cast: precision-mode's conversion of a conv's
+    or linear's input (the runner converts it into a staging buffer), or
+    one cast alone (one converting copy)."""
+    second = type(t.ops[1]) if len(t.ops) > 1 else None
+    if second is ge.Conv2dOp:
+        return _conv_task(t)
+    if second is ge.LinearOp:
+        return _linear_task(t)
+    return _single(_view_task)(t)
+
+
 RUNNERS: dict[type[Operation], Callable[[Task], Runner | None]] = {
+    ge.CastOp: _cast_first,
     ge.Conv2dOp: _conv_task,
     ge.LinearOp: _linear_task,
     ge.MaxPool2dOp: _single(_max_pool_task),

@@ -280,10 +280,36 @@ def test_a_primitive_created_at_two_threads_runs_at_one():
     torch.testing.assert_close(out, F.conv2d(x, w, b, 1, 1), **TOL)
 
 
-def test_only_fp32_tensors_are_taken():
+def test_only_fp32_and_bf16_tensors_are_taken():
     x, w = nhwc(1, 4, 8, 8).half(), torch.randn(8, 4, 3, 3).half()
-    with pytest.raises(onednn.OneDNNError, match="fp32 tensors only"):
+    with pytest.raises(onednn.OneDNNError, match="take fp32, or bf16 sources and weights"):
         onednn.conv2d(x, w, None, nhwc(1, 8, 8, 8).half(), (1, 1), (1, 1), (1, 1), 1)
+    x, w = nhwc(1, 4, 8, 8), torch.randn(8, 4, 3, 3).bfloat16()  # source unlike the weight
+    with pytest.raises(onednn.OneDNNError, match="take fp32, or bf16 sources and weights"):
+        onednn.conv2d(x, w, None, nhwc(1, 8, 8, 8), (1, 1), (1, 1), (1, 1), 1)
+
+
+@pytest.mark.parametrize("out_dtype", [torch.float32, torch.bfloat16])
+def test_a_bf16_conv_is_built_where_the_cpu_has_one_and_refused_clearly_elsewhere(out_dtype):
+    """bf16 sources and weights, fp32 accumulation, the output in `out_dtype`:
+    within one bf16 rounding of the fp32 conv of the same bf16 values. On a
+    CPU without bf16 instructions oneDNN has no such conv: a OneDNNError."""
+    x, w, b = nhwc(1, 16, 8, 8).bfloat16(), torch.randn(32, 16, 3, 3).bfloat16(), torch.randn(32)
+    out = torch.empty(1, 32, 8, 8, dtype=out_dtype).contiguous(memory_format=torch.channels_last)
+    try:
+        conv = onednn.conv2d(x, w, b, out, (1, 1), (1, 1), (1, 1), 1,
+                             post_ops=[("eltwise", "relu", 0.0, 0.0)])
+    except onednn.OneDNNError as e:
+        assert "failed with status" in str(e) or "reference" in str(e)
+        assert not onednn.conv_impl(torch.bfloat16).startswith(("brg", "jit"))
+        return
+    conv()
+    want = F.relu(F.conv2d(x.float(), w.float(), b, 1, 1))
+    torch.testing.assert_close(out.float(), want, rtol=8e-3, atol=8e-3 * want.abs().max().item())
+
+
+def test_conv_impl_names_the_fp32_kernel():
+    assert onednn.conv_impl(torch.float32).split(":")[0] in ("brgconv", "jit", "brg_conv_fwd")
 
 
 def test_a_bad_shape_is_a_clear_error():

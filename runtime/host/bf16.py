@@ -1,0 +1,144 @@
+"""bf16 cube tasks (precision-mode's allow_fp32_to_bf16 and
+allow_mix_precision_bf16): a conv or linear on bf16 weights, maybe with the
+casts the pass put around it (cast(x) first: the input converted to bf16; a
+cast after the matrix op: the result stored as the task's output type).
+
+Two paths, the first one that builds wins:
+
+- `native`: oneDNN's bf16 primitive. bf16 sources and weights, products
+  accumulated in fp32, bias and post-ops applied in fp32, the destination
+  written as the output view's type (bf16, or fp32 where the body casts
+  back: the cast is the kernel's store, not a task). oneDNN picks
+  `brg...:avx512_core_amx` with AMX and `avx512_core_bf16` kernels with
+  AVX512_BF16 by itself. On a CPU with neither it has no bf16 conv or inner
+  product at all (dnnl_unimplemented), so:
+- `emulated`: the same numbers from oneDNN's fp32 kernels. The input is
+  rounded to bf16 (as the cast would) and widened, the weights widened once
+  at load; a product of two bf16 values is exact in fp32, so this is bf16
+  compute with fp32 accumulation, as on the cube, at fp32 speed (no bf16
+  speed-up). The result is rounded to bf16 when the output view is bf16.
+
+The runner's `path` says which ran ("onednn-bf16:<impl>" or
+"emulated-fp32:<impl>"); `Executable.cube_paths()` counts them, and the
+benchmarks print it, so fp32 kernels are never reported as bf16 hardware.
+A task neither path takes (no oneDNN library, a layout it refuses) returns
+None: the caller runs it with torch's bf16 kernels.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import torch
+
+from runtime.host import onednn as dnnl
+
+Runner = Callable[..., None]
+
+
+def _staging(shape: Sequence[int], dtype: torch.dtype) -> torch.Tensor:
+    t = torch.empty(list(shape), dtype=dtype)
+    return t.contiguous(memory_format=torch.channels_last) if t.dim() == 4 else t
+
+
+def _with_path(runner: Runner, kind: str, primitive: dnnl.Primitive) -> Runner:
+    runner.path = f"{kind}:{primitive.impl}"
+    return runner
+
+
+def conv(x_shape: Sequence[int], x_view: torch.Tensor | None, src_cast: bool,
+         weight: torch.Tensor, bias: torch.Tensor | None, out: torch.Tensor,
+         residual: torch.Tensor | None, params: tuple, post_ops: list,
+         x: int, r: int | None) -> Runner | None:
+    """A bf16 conv task writing `out`. `x` and `r` are the task-input positions
+    of the input and the residual (added by a sum post-op); `x_view` is the
+    input's view if known at load and already bf16 (no `src_cast`)."""
+    if not dnnl.available() or isinstance(out, dnnl.Blocked):
+        return None
+    return (_native_conv(x_shape, x_view, src_cast, weight, bias, out, residual, params,
+                         post_ops, x, r)
+            or _emulated_conv(x_shape, weight, bias, out, residual, params, post_ops, x, r))
+
+
+def _native_conv(x_shape, x_view, src_cast, weight, bias, out, residual, params, post_ops,
+                 x, r) -> Runner | None:
+    if residual is not None and residual.dtype != out.dtype:
+        return None  # the sum post-op reads the destination in its own type
+    staged = src_cast or x_view is None
+    source = _staging(x_shape, weight.dtype) if staged else x_view
+    try:
+        primitive = dnnl.conv2d(source, weight, bias, out, *params,
+                                post_ops=[("sum",)] * (residual is not None) + post_ops)
+    except dnnl.OneDNNError:
+        return None
+    aliased = residual is None or residual.data_ptr() == out.data_ptr()
+
+    def onednn_bf16_conv(*args):
+        if staged:
+            source.copy_(args[x])
+        if not aliased:
+            out.copy_(args[r])
+        primitive()
+    return _with_path(onednn_bf16_conv, "onednn-bf16", primitive)
+
+
+def _emulated_conv(x_shape, weight, bias, out, residual, params, post_ops, x, r
+                   ) -> Runner | None:
+    x16 = _staging(x_shape, torch.bfloat16)
+    x32 = _staging(x_shape, torch.float32)
+    y32 = out if out.dtype == torch.float32 else _staging(out.shape, torch.float32)
+    try:
+        primitive = dnnl.conv2d(x32, weight.float(), None if bias is None else bias.float(),
+                                y32, *params,
+                                post_ops=[("sum",)] * (residual is not None) + post_ops)
+    except dnnl.OneDNNError:
+        return None
+    copy_residual = residual is not None and residual.data_ptr() != y32.data_ptr()
+
+    def emulated_bf16_conv(*args):
+        x16.copy_(args[x])  # rounds an fp32 input as the cast does; exact for bf16
+        x32.copy_(x16)
+        if copy_residual:
+            y32.copy_(args[r])
+        primitive()
+        if y32 is not out:
+            out.copy_(y32)
+    return _with_path(emulated_bf16_conv, "emulated-fp32", primitive)
+
+
+def linear(x: int, k: int, x_view: torch.Tensor | None, weight: torch.Tensor,
+           bias: torch.Tensor | None, rows: torch.Tensor, post_ops: list) -> Runner | None:
+    """A bf16 linear writing the [rows, features] view `rows` (bf16 or fp32);
+    `x_view` is its input if known at load and bf16, else it is converted
+    per call (a cast(x) first in the body, or a graph input)."""
+    if not dnnl.available():
+        return None
+    shape = [rows.shape[0], k]
+    bound = x_view is not None and x_view.dtype == weight.dtype and x_view.is_contiguous()
+    source = x_view.reshape(shape) if bound else _staging(shape, weight.dtype)
+    try:
+        primitive = dnnl.linear(source, weight, bias, rows, post_ops)
+    except dnnl.OneDNNError:
+        primitive = None
+    if primitive is not None:
+        def onednn_bf16_linear(*args):
+            if not bound:
+                source.copy_(args[x].reshape(shape))
+            primitive()
+        return _with_path(onednn_bf16_linear, "onednn-bf16", primitive)
+    x16 = _staging(shape, torch.bfloat16)
+    x32 = _staging(shape, torch.float32)
+    y32 = rows if rows.dtype == torch.float32 else _staging(rows.shape, torch.float32)
+    try:
+        primitive = dnnl.linear(x32, weight.float(), None if bias is None else bias.float(),
+                                y32, post_ops)
+    except dnnl.OneDNNError:
+        return None
+
+    def emulated_bf16_linear(*args):
+        x16.copy_(args[x].reshape(shape))
+        x32.copy_(x16)
+        primitive()
+        if y32 is not rows:
+            rows.copy_(y32)
+    return _with_path(emulated_bf16_linear, "emulated-fp32", primitive)
