@@ -2,6 +2,7 @@
 
     ge-bench --model resnet50 --batch_size 32 --num_iterations 100
     ge-bench --model resnet50_optimized.npu --num_iterations 20 --json
+    ge-bench --model resnet50 --precision allow_mix_precision_bf16
 
 `--model` is a zoo name (test.models.ZOO) or a `.npu` file. It prints:
   - host throughput (images/s) of our runtime and of PyTorch eager, measured
@@ -11,7 +12,10 @@
     that ratio (the GE article quotes 1250 vs 450 images/s on Ascend 910);
   - memory: planned arena vs the no-fragmentation lower bound vs no reuse;
   - compile time by stage, and the machine's load average (figures taken
-    on a busy machine are not worth much; see docs/BENCHMARKS.md).
+    on a busy machine are not worth much; see docs/BENCHMARKS.md);
+  - with `--precision` (GE's precision_mode, passes/precision_mode.py), the
+    host path each cube task took (a bf16 task: oneDNN's bf16 kernel, or
+    fp32 kernels computing bf16 numbers where the CPU has no bf16 kernel).
 A `.npu` file carries no source model, so its eager and ge-O0 columns are n/a.
 """
 
@@ -28,6 +32,7 @@ import torch
 
 from npu_graph import GraphExecutor, NpuFileError, NpuGraph, OptimizedGraph, load
 from npu_graph.optimizer import GraphOptimizer
+from passes.precision_mode import MODES
 from runtime.kernels import torch_dtype
 
 
@@ -113,8 +118,8 @@ def interleaved(runners: dict, warmup: int, iterations: int, step=lambda: None,
     return {name: statistics.median(ts) for name, ts in times.items()}
 
 
-def compile_zoo(name: str, batch_size: int) -> tuple[torch.nn.Module, tuple, OptimizedGraph,
-                                                       OptimizedGraph, dict]:
+def compile_zoo(name: str, batch_size: int, precision_mode: str | None = None
+                ) -> tuple[torch.nn.Module, tuple, OptimizedGraph, OptimizedGraph, dict]:
     from tools.models import zoo_factory
 
     model, examples = zoo_factory(name)()
@@ -122,7 +127,7 @@ def compile_zoo(name: str, batch_size: int) -> tuple[torch.nn.Module, tuple, Opt
     inputs = batched(examples, batch_size)
     model.eval()
     graph, t_import = _timed(lambda: NpuGraph(model, input_spec=inputs))
-    optimized, t_opt = _timed(lambda: graph.optimize())
+    optimized, t_opt = _timed(lambda: graph.optimize(precision_mode=precision_mode))
     _, t_load = _timed(lambda: optimized.executable)
     baseline = GraphOptimizer().optimize(graph, passes=[])
     times = {"import_s": t_import, "optimize_lower_plan_s": t_opt, "load_s": t_load}
@@ -140,11 +145,15 @@ def measure(args) -> dict:
     if args.threads:
         torch.set_num_threads(args.threads)
     if args.model.endswith(".npu"):
+        if args.precision is not None:
+            raise ValueError("--precision applies when compiling; a .npu file was compiled "
+                             "with its own (see its pipeline)")
         optimized, t_load = _timed(lambda: load(args.model))
         model, baseline, times = None, None, {"load_s": t_load}
         inputs = npu_inputs(optimized)
     else:
-        model, inputs, optimized, baseline, times = compile_zoo(args.model, args.batch_size)
+        model, inputs, optimized, baseline, times = compile_zoo(args.model, args.batch_size,
+                                                                args.precision)
     executor = GraphExecutor().load_graph(optimized)
     batch = inputs[0].shape[0] if inputs and inputs[0].dim() else 1
 
@@ -185,6 +194,8 @@ def measure(args) -> dict:
                       "naive": stats["memory_naive"]},
         "compile_s": times,
         "pipeline": optimized.pipeline,
+        "precision_mode": args.precision or "must_keep_origin_dtype",
+        "cube_paths": optimized.executable.cube_paths(),
     }
     if reference is not None:
         outs = output if isinstance(output, tuple) else (output,)
@@ -220,6 +231,8 @@ def report(r: dict) -> str:
         f"memory: arena {_fmt(m['arena'], '.2f')} MB, lower bound "
         f"{_fmt(m['lower_bound'], '.2f')} MB, naive {_fmt(m['naive'], '.2f')} MB",
         "compile: " + ", ".join(f"{k[:-2]} {v:.2f} s" for k, v in r["compile_s"].items()),
+        f"precision {r['precision_mode']}; cube tasks by weight type and host path: "
+        + ", ".join(f"{k} x{n}" for k, n in r["cube_paths"].items()),
     ]
     if "max_abs_diff_vs_eager" in r:
         lines.append(f"max |ours - eager| = {r['max_abs_diff_vs_eager']:.2e}")
@@ -238,6 +251,8 @@ def main(argv=None) -> int:
     p.add_argument("--trace", help="write the simulated timeline (Chrome trace JSON) here")
     p.add_argument("--json", action="store_true", help="print JSON instead of the table")
     p.add_argument("--no-progress", action="store_true")
+    p.add_argument("--precision", choices=list(MODES),
+                   help="GE's precision_mode (default: must_keep_origin_dtype, the graph's fp32)")
     args = p.parse_args(argv)
     if args.num_iterations < 1 or args.batch_size < 1:
         p.error("--num_iterations and --batch_size must be at least 1")

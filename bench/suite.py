@@ -1,5 +1,5 @@
-"""The benchmark suite: our host runtime against PyTorch eager, ONNX Runtime and
-torch.compile, on the same machine, in one run, iterations interleaved.
+"""The benchmark suite: our host runtime against PyTorch eager, ONNX Runtime,
+OpenVINO and torch.compile, on the same machine, in one run, iterations interleaved.
 
     python -m bench.suite                       # the full table (minutes)
     python -m bench.suite --torch-compile       # also Inductor (about a minute per model)
@@ -13,8 +13,19 @@ memory plan (arena vs lower bound vs no reuse), the simulated device time, and
 the runtime's overhead (host time minus the time inside kernels), and each
 system's FLOP rate beside the best single kernel's on this machine
 (bench/peak.py). ONNX
-Runtime comes from the optional `bench` extra (`pip install -e '.[bench]'`);
-without it that column is n/a. Check the load average it prints: with another
+Runtime and OpenVINO come from the optional `bench` extra (`pip install -e
+'.[bench]'`); without one, its columns are n/a and the reason is printed.
+
+Ours runs twice: fp32 (`ours`, GE's default must_keep_origin_dtype) and
+`ours_bf16` (allow_mix_precision_bf16). OpenVINO runs with the f32
+inference-precision hint (`openvino_f32`) and with its defaults
+(`openvino_default`: bf16 where the CPU has AMX or AVX512_BF16, f32
+elsewhere; the precision it chose is printed). The ISA line names the CPU's
+vector extensions (lscpu), the kernel oneDNN picks for an fp32 and a bf16
+conv, and the host path of our bf16 cube tasks, so a bf16 figure from fp32
+kernels (a CPU without bf16 instructions) is never mistaken for bf16 speed.
+Two ratios answer the issue's targets: ours_bf16 / openvino_default and
+ours / min(onnxruntime, openvino_f32). Check the load average it prints: with another
 process on one of two cores, figures are not comparable between runs, only
 within one (docs/BENCHMARKS.md).
 """
@@ -39,6 +50,9 @@ from npu_graph import GraphParser, OptimizedGraph
 from npu_graph.compiler import run_pipeline
 from passes.pipelines import build_pipeline
 from runtime.host import onednn
+
+
+BF16_MODE = "allow_mix_precision_bf16"  # the issue's target mode for ours_bf16
 
 
 def _models(smoke: bool) -> dict:
@@ -83,13 +97,15 @@ def warm_up_export() -> float:
     return time.perf_counter() - start
 
 
-def compile_ours(model, inputs) -> tuple[OptimizedGraph, dict]:
-    """The default optimize() pipeline, stage by stage, each timed."""
+def compile_ours(model, inputs, precision_mode: str | None = None
+                 ) -> tuple[OptimizedGraph, dict]:
+    """The default optimize() pipeline (with `precision_mode`'s passes), stage
+    by stage, each timed."""
     times = {}
     start = time.perf_counter()
     graph = GraphParser().parse_pytorch_model(model, input_spec=inputs)
     times["import"] = time.perf_counter() - start
-    pipeline = build_pipeline()
+    pipeline = build_pipeline(precision_mode=precision_mode)
     ge_level, device = pipeline.split(",lower-to-ascend")
     module = graph.module
     for stage, spec in (("passes", ge_level), ("lowering", "lower-to-ascend"),
@@ -105,6 +121,17 @@ def compile_ours(model, inputs) -> tuple[OptimizedGraph, dict]:
     return optimized, times
 
 
+def export_onnx(model, inputs, workdir: str) -> tuple[str, float]:
+    """The model as an ONNX file (torch's dynamo exporter), for ORT and OpenVINO,
+    and the seconds it took."""
+    start = time.perf_counter()
+    path = os.path.join(workdir, "model.onnx")
+    if not os.path.exists(path):
+        with contextlib.redirect_stdout(io.StringIO()):  # the exporter narrates its steps
+            torch.onnx.export(model, inputs, path, dynamo=True, optimize=True)
+    return path, time.perf_counter() - start
+
+
 def ort_session(model, inputs, workdir: str):
     """(run, seconds to export+load) for ONNX Runtime at ORT_ENABLE_ALL, or None."""
     try:
@@ -112,9 +139,7 @@ def ort_session(model, inputs, workdir: str):
     except ImportError:
         return None
     start = time.perf_counter()
-    path = os.path.join(workdir, "model.onnx")
-    with contextlib.redirect_stdout(io.StringIO()):  # the exporter narrates its steps
-        torch.onnx.export(model, inputs, path, dynamo=True, optimize=True)
+    path, _ = export_onnx(model, inputs, workdir)
     options = ort.SessionOptions()
     options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
     options.intra_op_num_threads = torch.get_num_threads()
@@ -122,6 +147,59 @@ def ort_session(model, inputs, workdir: str):
     names = [i.name for i in session.get_inputs()]
     feeds = {n: x.numpy() for n, x in zip(names, inputs)}
     return (lambda: session.run(None, feeds)), time.perf_counter() - start
+
+
+def openvino_missing() -> str | None:
+    """Why OpenVINO cannot run here, or None."""
+    try:
+        import openvino  # noqa: F401
+    except ImportError as e:
+        return f"openvino is not installed ({e}); pip install -e '.[bench]'"
+    return None
+
+
+def openvino_models(model, inputs, workdir: str) -> dict:
+    """{"openvino_f32": ..., "openvino_default": ...}: each (run, seconds to
+    export+compile, the inference precision OpenVINO chose), from the ONNX
+    file, on the CPU plugin with the latency hint and torch's thread count
+    (the same cores as every other runner)."""
+    import openvino as ov
+
+    core = ov.Core()
+    path, export_s = export_onnx(model, inputs, workdir)
+    common = {"PERFORMANCE_HINT": "LATENCY", "INFERENCE_NUM_THREADS": torch.get_num_threads()}
+    out = {}
+    for name, extra in (("openvino_f32", {"INFERENCE_PRECISION_HINT": "f32"}),
+                        ("openvino_default", {})):
+        start = time.perf_counter()
+        compiled = core.compile_model(core.read_model(path), "CPU", {**common, **extra})
+        request = compiled.create_infer_request()
+        feeds = [x.numpy() for x in inputs]
+        hint = compiled.get_property("INFERENCE_PRECISION_HINT")
+        precision = hint.get_type_name() if hasattr(hint, "get_type_name") else str(hint)
+        out[name] = ((lambda r=request, f=feeds: r.infer(f)),
+                     export_s + time.perf_counter() - start, precision)
+    return out
+
+
+def isa_line(bf16_paths: dict[str, int] | None = None) -> str:
+    """The CPU's SIMD and matrix extensions (lscpu flags), the kernels oneDNN picks
+    for a 3x3 conv in fp32 and in bf16, and our bf16 cube tasks' host paths."""
+    try:
+        import subprocess
+
+        text = subprocess.run(["lscpu"], capture_output=True, text=True, timeout=10).stdout
+    except (OSError, subprocess.SubprocessError):
+        text = ""
+    flags = next((line.split(":", 1)[1].split() for line in text.splitlines()
+                  if line.startswith("Flags:")), [])
+    wanted = sorted(f for f in flags if f.startswith(("avx", "amx", "fma")))
+    model = next((line.split(":", 1)[1].strip() for line in text.splitlines()
+                  if line.startswith("Model name:")), "?")
+    paths = (", ".join(f"{k} x{n}" for k, n in bf16_paths.items()) if bf16_paths else "n/a")
+    return (f"CPU {model}: {' '.join(wanted) or 'n/a'}; oneDNN conv fp32 "
+            f"{onednn.conv_impl(torch.float32) or 'n/a'}, bf16 "
+            f"{onednn.conv_impl(torch.bfloat16) or 'n/a'}; our bf16 cube tasks: {paths}")
 
 
 def compiled_model(model, inputs):
@@ -145,11 +223,20 @@ def bench_model(name: str, make, args) -> dict:
     model.eval()
     optimized, stages = compile_ours(model, inputs)
     runners = {"ours": lambda: optimized(*inputs), "eager": lambda: model(*inputs)}
-    peers_compile = {}
+    peers_compile, precisions, bf16_paths = {}, {}, None
+    if not args.no_bf16:
+        bf16_graph, bf16_stages = compile_ours(model, inputs, BF16_MODE)
+        runners["ours_bf16"] = lambda: bf16_graph(*inputs)
+        peers_compile["ours_bf16"] = sum(bf16_stages.values())
+        bf16_paths = bf16_graph.executable.cube_paths()
     with tempfile.TemporaryDirectory() as workdir:
         ort_run = None if args.no_ort else ort_session(model, inputs, workdir)
         if ort_run is not None:
             runners["onnxruntime"], peers_compile["onnxruntime"] = ort_run
+        if not args.no_openvino and openvino_missing() is None:
+            for peer, (run, seconds, precision) in openvino_models(model, inputs,
+                                                                   workdir).items():
+                runners[peer], peers_compile[peer], precisions[peer] = run, seconds, precision
         if args.torch_compile:
             runners["torch_compile"], peers_compile["torch_compile"] = compiled_model(model,
                                                                                    inputs)
@@ -160,10 +247,20 @@ def bench_model(name: str, make, args) -> dict:
     stats = optimized.stats
     ours = medians["ours"]
     gflop = sum(t["cube_flops"] for t in stats["tasks"]) / 1e9
+    fp32_peers = [medians[k] for k in ("onnxruntime", "openvino_f32") if k in medians]
+    targets = {}
+    if "ours_bf16" in medians and "openvino_default" in medians:
+        targets["ours_bf16/openvino_default"] = medians["ours_bf16"] / medians["openvino_default"]
+        targets["paired"] = paired_quartiles(samples["ours_bf16"], samples["openvino_default"])
+    if fp32_peers:
+        targets["ours/min(ort,ov_f32)"] = ours / min(fp32_peers)
     return {
         "model": name,
         "latency_ms": {k: v * 1e3 for k, v in medians.items()},
         "ratio_ours_to": {k: ours / v for k, v in medians.items() if k != "ours"},
+        "targets": targets,
+        "openvino_precision": precisions,
+        "bf16_cube_paths": bf16_paths,
         "gflop": gflop,  # the convs' and matmuls' (runtime/cost_model.py cube_flops)
         "gflop_per_s": {k: gflop / v for k, v in medians.items()},
         "paired_ratio_quartiles": {k: paired_quartiles(samples["ours"], ts)
@@ -197,7 +294,8 @@ def _cell(value, spec=".1f") -> str:
 
 
 def table(rows: list[dict]) -> str:
-    peers = ["eager", "onnxruntime", "torch_compile"]
+    peers = ["ours_bf16", "eager", "onnxruntime", "openvino_f32", "openvino_default",
+             "torch_compile"]
     head = (f"{'model':<20} {'ours ms':>9} " + " ".join(f"{p + ' ms':>14}" for p in peers)
             + " " + " ".join(f"{'/' + p:>14}" for p in peers)
             + f" {'compile s':>9} {'tasks':>5} {'arena MB':>9} {'bound MB':>9} {'naive MB':>9}"
@@ -212,6 +310,14 @@ def table(rows: list[dict]) -> str:
             + f" {r['compile_s']['total']:>9.2f} {r['tasks']:>5} {mem['arena']:>9.1f}"
             f" {_cell(mem['lower_bound']):>9} {mem['naive']:>9.1f} {r['device_ms']:>9.3f}"
             f" {_cell(r['overhead_pct']):>7}%")
+    lines.append("targets: " + "; ".join(
+        f"{r['model']}: " + ", ".join(f"{k} {v:.2f}" for k, v in r["targets"].items()
+                                      if k != "paired")
+        + (" (paired q1 median q3 {:.2f} {:.2f} {:.2f})".format(*r["targets"]["paired"])
+           if "paired" in r["targets"] else "") for r in rows))
+    lines.append("OpenVINO inference precision: " + "; ".join(
+        f"{r['model']}: " + (", ".join(f"{k} {v}" for k, v in r["openvino_precision"].items())
+                             or "n/a") for r in rows))
     lines.append("ours / peer paired round by round, q1 median q3: " + "; ".join(
         f"{r['model']}: " + ", ".join(f"{k} {q1:.2f} {q2:.2f} {q3:.2f}"
                                       for k, (q1, q2, q3) in r["paired_ratio_quartiles"].items())
@@ -242,6 +348,8 @@ def main(argv=None) -> int:
                    help="time the first call after each settle, not the second (steady state)")
     p.add_argument("--torch-compile", action="store_true", help="also time torch.compile")
     p.add_argument("--no-ort", action="store_true", help="leave ONNX Runtime out")
+    p.add_argument("--no-openvino", action="store_true", help="leave OpenVINO out")
+    p.add_argument("--no-bf16", action="store_true", help=f"leave ours with {BF16_MODE} out")
     p.add_argument("--smoke", action="store_true", help="tiny models, one iteration")
     p.add_argument("--json", help="write the results here")
     args = p.parse_args(argv)
@@ -260,6 +368,15 @@ def main(argv=None) -> int:
     primitives = onednn.version() or "n/a (torch's mkldnn ops)"
     print(f"load average {os.getloadavg()[0]:.2f}, {torch.get_num_threads()} threads, "
           f"torch {torch.__version__}, oneDNN primitives {primitives}, {protocol}", flush=True)
+    missing = openvino_missing()
+    if missing and not args.no_openvino:
+        print(f"OpenVINO skipped: {missing}")
+    try:
+        import onnxruntime  # noqa: F401
+    except ImportError as e:
+        if not args.no_ort:
+            print(f"ONNX Runtime skipped: onnxruntime is not installed ({e}); "
+                  "pip install -e '.[bench]'")
     peak = attainable_gflops(args.iterations)
     print("attainable: " + ", ".join(f"{k} {v:.0f} GFLOP/s" for k, v in peak.items()))
     warmup = warm_up_export()
@@ -269,6 +386,7 @@ def main(argv=None) -> int:
         rows.append(bench_model(name, models[name], args))
         print(f"done {name}", file=sys.stderr, flush=True)
     print(table(rows))
+    print(isa_line(rows[0]["bf16_cube_paths"] if rows else None))
     print(f"load average at end {os.getloadavg()[0]:.2f}")
     if args.json:
         with open(args.json, "w") as f:
@@ -276,6 +394,7 @@ def main(argv=None) -> int:
                        "protocol": protocol, "iterations": args.iterations,
                        "torch": torch.__version__, "onednn_primitives": onednn.version(),
                        "attainable_gflop_per_s": peak,
+                       "isa": isa_line(rows[0]["bf16_cube_paths"] if rows else None),
                        "rows": rows}, f, indent=2)
     return 0
 

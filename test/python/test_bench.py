@@ -55,6 +55,22 @@ def test_suite_smoke_prints_the_table_and_writes_json(tmp_path):
     assert all(v > 0 for v in data["attainable_gflop_per_s"].values())
     assert "sgemm 2048^3 (torch)" in data["attainable_gflop_per_s"]
     assert "GFLOP/s (conv and matmul FLOPs / latency): tiny_resnet_bs1" in r.stdout
+    # ours in bf16 beside fp32, the path its cube tasks took, and the ISA line
+    assert all(row["latency_ms"]["ours_bf16"] > 0 for row in rows)
+    paths = rows[0]["bf16_cube_paths"]
+    assert paths and all(key.startswith("bf16 ") for key in paths)
+    assert data["isa"].startswith("CPU ") and "oneDNN conv fp32" in data["isa"]
+    assert data["isa"] in r.stdout
+    try:
+        import openvino  # noqa: F401
+    except ImportError:
+        assert "OpenVINO skipped: openvino is not installed" in r.stdout
+    else:
+        for row in rows:
+            assert {"openvino_f32", "openvino_default"} <= set(row["latency_ms"])
+            assert row["targets"]["ours_bf16/openvino_default"] == pytest.approx(
+                row["latency_ms"]["ours_bf16"] / row["latency_ms"]["openvino_default"])
+            assert row["openvino_precision"]["openvino_f32"] == "f32"
 
 
 
