@@ -63,7 +63,7 @@ import numpy as np
 from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp, TensorType, bf16, f16, f32
-from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 
 from ge_dialect import ge
@@ -262,9 +262,9 @@ def _take_dst_inputs(fused: ge.FusedOp, dst: Attribute) -> None:
 
 def _yield_dst(fused: ge.FusedOp, dst: Attribute, inserted: set[Operation]) -> ge.FusedOp:
     """A group whose result is read only as dst outside yields it in dst: the
-    value its body had before casting it back, or its cast to dst. (The cast
-    back after the group is left for canonicalize to cancel against the
-    readers' casts.)"""
+    value its body had before casting it back, or its cast to dst. Readers
+    that cast it to dst read that value instead; for groups reading it, a
+    cast back is left, which `_take_dst_inputs` then sees through."""
     term = fused.body.block.last_op
     values = list(term.operands)
     moved = [j for j, (v, r) in enumerate(zip(values, fused.outputs))
@@ -289,11 +289,17 @@ def _yield_dst(fused: ge.FusedOp, dst: Attribute, inserted: set[Operation]) -> g
     for j, (old, result) in enumerate(zip(fused.outputs, new.outputs)):
         result.name_hint = old.name_hint
         if j in moved:
-            back = ge.CastOp(result, old.type.element_type)
-            block.insert_op_after(back, new)
-            inserted.add(back)
-            result = back.output
-            result.name_hint = old.name_hint
+            for use in list(old.uses):  # a reader's cast to dst: read the group's value
+                reader = use.operation
+                if isinstance(reader, ge.CastOp) and element(reader.output) == dst:
+                    reader.output.replace_all_uses_with(result)
+                    reader.parent_block().erase_op(reader)
+            if old.uses:  # groups reading it: `_take_dst_inputs` finds the cast back
+                back = ge.CastOp(result, old.type.element_type)
+                block.insert_op_after(back, new)
+                inserted.add(back)
+                result = back.output
+                result.name_hint = old.name_hint
         old.replace_all_uses_with(result)
     block.erase_op(fused)
     return new
@@ -310,6 +316,58 @@ def join_groups(block: Block, conv: Converter) -> None:
         if isinstance(op, ge.FusedOp):
             _take_dst_inputs(op, conv.dst)
             _yield_dst(op, conv.dst, conv.inserted)
+
+
+def _own_cast(value: SSAValue, user: Operation) -> bool:
+    """`value` is a ge.cast read by `user` alone (moving it into a group moves
+    no work from any other reader)."""
+    return isinstance(value.owner, ge.CastOp) and value.has_one_use() and (
+        value.owner.parent_block() is user.parent_block())
+
+
+def wrap_casts(block: Block, conv: Converter) -> None:
+    """A function-level cube op in `dst` with the casts only it reads or only
+    it feeds becomes one group: cast(x) + matmul + cast back run as one task,
+    whose kernel converts its input and stores its output type, instead of
+    three tasks (a top-level cast is a task of its own)."""
+    for op in list(block.ops):
+        if not (isinstance(op, CUBE_OPS) and any(element(r) == conv.dst for r in op.results)):
+            continue
+        ins = [v.owner for v in op.operands if _own_cast(v, op)]
+        outs = [r.get_user_of_unique_use() if r.has_one_use() else None for r in op.results]
+        outs = [u if isinstance(u, ge.CastOp) and u.parent_block() is block else None
+                for u in outs]
+        if not ins and not any(outs):
+            continue
+        _group(block, op, ins, outs)
+
+
+def _group(block: Block, op: Operation, ins: list[ge.CastOp], outs: list) -> None:
+    members = [*ins, op, *(o for o in outs if o is not None)]
+    inside = set(members)
+    inputs: list[SSAValue] = []
+    for m in members:
+        for v in m.operands:
+            if v.owner not in inside and v not in inputs:
+                inputs.append(v)
+    body = Block(arg_types=[v.type for v in inputs])
+    mapping: dict[SSAValue, SSAValue] = {}
+    for v, arg in zip(inputs, body.args):
+        arg.name_hint = v.name_hint
+        mapping[v] = arg
+    for m in members:
+        clone = m.clone(value_mapper=mapping)
+        body.add_op(clone)
+    results = [o.output if o is not None else r for o, r in zip(outs, op.results)]
+    body.add_op(ge.YieldOp(*[mapping[r] for r in results]))
+    fused = ge.FusedOp(op.name.removeprefix("ge."), inputs, [r.type for r in results],
+                       Region(body))
+    block.insert_op_before(fused, op)
+    for old, new in zip(results, fused.outputs):
+        new.name_hint = old.name_hint
+        old.replace_all_uses_with(new)
+    for m in reversed(members):
+        block.erase_op(m)
 
 
 def erase_dead_constants(block: Block) -> None:
@@ -350,3 +408,4 @@ class PrecisionModePass(ModulePass):
                         cast.parent_block().erase_op(cast)
                 for block in fn.body.blocks:
                     erase_dead_constants(block)
+                    wrap_casts(block, conv)

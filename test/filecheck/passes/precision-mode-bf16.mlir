@@ -10,21 +10,29 @@
 // KEEP-LABEL: func.func @mlp
 // KEEP-NOT:     ge.cast
 // KEEP-NOT:     bf16
+// The linear and the two casts only it touches are one group (one task).
 // BF16-LABEL: func.func @mlp
-// BF16-NEXT:    %[[X:[^ ]*]] = ge.cast %x : tensor<2x8xf32> -> tensor<2x8xbf16>
 // BF16-NEXT:    %[[W:[^ ]*]] = ge.const dense<5.000000e-01> : tensor<4x8xbf16>
 // BF16-NEXT:    %[[B:[^ ]*]] = ge.const dense<2.500000e-01> : tensor<4xbf16>
-// BF16-NEXT:    %[[L:[^ ]*]] = ge.linear %[[X]], %[[W]], %[[B]] : tensor<2x8xbf16>, tensor<4x8xbf16>, tensor<4xbf16> -> tensor<2x4xbf16>
-// BF16-NEXT:    %[[L32:[^ ]*]] = ge.cast %[[L]] : tensor<2x4xbf16> -> tensor<2x4xf32>
-// BF16-NEXT:    %[[R:[^ ]*]] = ge.relu %[[L32]] : tensor<2x4xf32>
+// BF16-NEXT:    %[[G:[^ ]*]] = ge.fused "linear"(%x, %[[W]], %[[B]]) : (tensor<2x8xf32>, tensor<4x8xbf16>, tensor<4xbf16>) -> tensor<2x4xf32> {
+// BF16-NEXT:    ^bb0(%[[XA:[^ ]*]]: tensor<2x8xf32>, %[[WA:[^ ]*]]: tensor<4x8xbf16>, %[[BA:[^ ]*]]: tensor<4xbf16>):
+// BF16-NEXT:      %[[X:[^ ]*]] = ge.cast %[[XA]] : tensor<2x8xf32> -> tensor<2x8xbf16>
+// BF16-NEXT:      %[[L:[^ ]*]] = ge.linear %[[X]], %[[WA]], %[[BA]] : tensor<2x8xbf16>, tensor<4x8xbf16>, tensor<4xbf16> -> tensor<2x4xbf16>
+// BF16-NEXT:      %[[L32:[^ ]*]] = ge.cast %[[L]] : tensor<2x4xbf16> -> tensor<2x4xf32>
+// BF16-NEXT:      ge.yield %[[L32]] : tensor<2x4xf32>
+// BF16-NEXT:    }
+// BF16-NEXT:    %[[R:[^ ]*]] = ge.relu %[[G]] : tensor<2x4xf32>
 // BF16-NEXT:    %[[S:[^ ]*]] = ge.reshape %[[R]] : tensor<2x4xf32> -> tensor<8xf32>
 // BF16-NEXT:    %[[E:[^ ]*]] = ge.exp %[[S]] : tensor<8xf32>
 // BF16-NEXT:    ge.softmax %[[E]] {dim = 0 : i64} : tensor<8xf32>
 // MIX-LABEL: func.func @mlp
-// MIX-NEXT:    %[[X:[^ ]*]] = ge.cast %x : tensor<2x8xf32> -> tensor<2x8xbf16>
 // MIX-NEXT:    ge.const {{.*}} : tensor<4x8xbf16>
 // MIX-NEXT:    ge.const {{.*}} : tensor<4xbf16>
-// MIX-NEXT:    %[[L:[^ ]*]] = ge.linear %[[X]], {{.*}} -> tensor<2x4xbf16>
+// MIX-NEXT:    %[[L:[^ ]*]] = ge.fused "linear"(%x, {{.*}}) : (tensor<2x8xf32>, {{.*}}) -> tensor<2x4xbf16> {
+// MIX:           ge.cast %{{[^ ]*}} : tensor<2x8xf32> -> tensor<2x8xbf16>
+// MIX-NEXT:      %[[L1:[^ ]*]] = ge.linear {{.*}} -> tensor<2x4xbf16>
+// MIX-NEXT:      ge.yield %[[L1]] : tensor<2x4xbf16>
+// MIX-NEXT:    }
 // MIX-NEXT:    %[[R:[^ ]*]] = ge.relu %[[L]] : tensor<2x4xbf16>
 // MIX-NEXT:    %[[S:[^ ]*]] = ge.reshape %[[R]] : tensor<2x4xbf16> -> tensor<8xbf16>
 // MIX-NEXT:    %[[S32:[^ ]*]] = ge.cast %[[S]] : tensor<8xbf16> -> tensor<8xf32>

@@ -12,20 +12,29 @@
 // F32-NOT:     ge.cast
 // F32:         ge.linear %x, %w, %b : tensor<2x8xf32>, tensor<4x8xf32>, tensor<4xf32> -> tensor<2x4xf32>
 // F32-NOT:     ge.cast
+// The cube op and the casts only it reads or feeds become one group (one task
+// whose kernel converts its input and stores its output type).
 // FP16-LABEL: func.func @mlp
-// FP16-NEXT:    %[[X:[^ ]*]] = ge.cast %x : tensor<2x8xf32> -> tensor<2x8xf16>
 // FP16-NEXT:    %[[W:[^ ]*]] = ge.const dense<5.000000e-01> : tensor<4x8xf16>
 // FP16-NEXT:    %[[B:[^ ]*]] = ge.const dense<2.500000e-01> : tensor<4xf16>
-// FP16-NEXT:    %[[L:[^ ]*]] = ge.linear %[[X]], %[[W]], %[[B]] : tensor<2x8xf16>, tensor<4x8xf16>, tensor<4xf16> -> tensor<2x4xf16>
-// FP16-NEXT:    %[[L32:[^ ]*]] = ge.cast %[[L]] : tensor<2x4xf16> -> tensor<2x4xf32>
-// FP16-NEXT:    %[[R:[^ ]*]] = ge.relu %[[L32]] : tensor<2x4xf32>
+// FP16-NEXT:    %[[G:[^ ]*]] = ge.fused "linear"(%x, %[[W]], %[[B]]) : (tensor<2x8xf32>, tensor<4x8xf16>, tensor<4xf16>) -> tensor<2x4xf32> {
+// FP16-NEXT:    ^bb0(%[[XA:[^ ]*]]: tensor<2x8xf32>, %[[WA:[^ ]*]]: tensor<4x8xf16>, %[[BA:[^ ]*]]: tensor<4xf16>):
+// FP16-NEXT:      %[[X:[^ ]*]] = ge.cast %[[XA]] : tensor<2x8xf32> -> tensor<2x8xf16>
+// FP16-NEXT:      %[[L:[^ ]*]] = ge.linear %[[X]], %[[WA]], %[[BA]] : tensor<2x8xf16>, tensor<4x8xf16>, tensor<4xf16> -> tensor<2x4xf16>
+// FP16-NEXT:      %[[L32:[^ ]*]] = ge.cast %[[L]] : tensor<2x4xf16> -> tensor<2x4xf32>
+// FP16-NEXT:      ge.yield %[[L32]] : tensor<2x4xf32>
+// FP16-NEXT:    }
+// FP16-NEXT:    %[[R:[^ ]*]] = ge.relu %[[G]] : tensor<2x4xf32>
 // FP16-NEXT:    %[[S:[^ ]*]] = ge.reshape %[[R]] : tensor<2x4xf32> -> tensor<8xf32>
 // FP16-NEXT:    ge.softmax %[[S]] {dim = 0 : i64} : tensor<8xf32>
 // MIX-LABEL: func.func @mlp
-// MIX-NEXT:    %[[X:[^ ]*]] = ge.cast %x : tensor<2x8xf32> -> tensor<2x8xf16>
 // MIX-NEXT:    ge.const
 // MIX-NEXT:    ge.const
-// MIX-NEXT:    %[[L:[^ ]*]] = ge.linear %[[X]], {{.*}} -> tensor<2x4xf16>
+// MIX-NEXT:    %[[L:[^ ]*]] = ge.fused "linear"(%x, {{.*}}) -> tensor<2x4xf16> {
+// MIX:           ge.cast %{{[^ ]*}} : tensor<2x8xf32> -> tensor<2x8xf16>
+// MIX-NEXT:      %[[L1:[^ ]*]] = ge.linear {{.*}} -> tensor<2x4xf16>
+// MIX-NEXT:      ge.yield %[[L1]] : tensor<2x4xf16>
+// MIX-NEXT:    }
 // MIX-NEXT:    %[[R:[^ ]*]] = ge.relu %[[L]] : tensor<2x4xf16>
 // MIX-NEXT:    %[[S:[^ ]*]] = ge.reshape %[[R]] : tensor<2x4xf16> -> tensor<8xf16>
 // MIX-NEXT:    %[[S32:[^ ]*]] = ge.cast %[[S]] : tensor<8xf16> -> tensor<8xf32>
@@ -78,9 +87,13 @@ func.func @fused(%x: tensor<1x3x4x4xf32>) -> tensor<1x4x4x4xf32> {
 // fp32 into the add (no fp16 rounding between them), one cast back at the end.
 // The fp32 modes leave an fp16 graph alone.
 // F32-LABEL: func.func @half
-// F32-NEXT:    %[[X:[^ ]*]] = ge.cast %x : tensor<2x8xf16> -> tensor<2x8xf32>
 // F32-NEXT:    %[[W:[^ ]*]] = ge.const dense<5.000000e-01> : tensor<8x4xf32>
-// F32-NEXT:    %[[M:[^ ]*]] = ge.matmul %[[X]], %[[W]] : tensor<2x8xf32>, tensor<8x4xf32> -> tensor<2x4xf32>
+// F32-NEXT:    %[[M:[^ ]*]] = ge.fused "matmul"(%x, %[[W]]) : (tensor<2x8xf16>, tensor<8x4xf32>) -> tensor<2x4xf32> {
+// F32-NEXT:    ^bb0(%[[XA:[^ ]*]]: tensor<2x8xf16>, %[[WA:[^ ]*]]: tensor<8x4xf32>):
+// F32-NEXT:      %[[X:[^ ]*]] = ge.cast %[[XA]] : tensor<2x8xf16> -> tensor<2x8xf32>
+// F32-NEXT:      %[[M1:[^ ]*]] = ge.matmul %[[X]], %[[WA]] : tensor<2x8xf32>, tensor<8x4xf32> -> tensor<2x4xf32>
+// F32-NEXT:      ge.yield %[[M1]] : tensor<2x4xf32>
+// F32-NEXT:    }
 // F32-NEXT:    %[[A:[^ ]*]] = ge.add %[[M]], %[[M]] : tensor<2x4xf32>, tensor<2x4xf32> -> tensor<2x4xf32>
 // F32-NEXT:    %[[A16:[^ ]*]] = ge.cast %[[A]] : tensor<2x4xf32> -> tensor<2x4xf16>
 // F32-NEXT:    func.return %[[A16]] : tensor<2x4xf16>
