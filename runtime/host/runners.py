@@ -9,6 +9,8 @@ place there. `RUNNERS` maps a body's first op to the builder that knows it:
 
     conv2d [+ add residual] [+ activation]   conv runners (primitive, packed, library, GEMM)
     linear [+ reshape] [+ relu | gelu]       linear runners (primitive, packed, addmm)
+    the same in bf16, with precision-mode's  bf16 runners (runtime/host/bf16.py)
+      casts around them
     max_pool2d, global average pooling       pool runners
     one data-movement op                     one copy, or none if planned in place
 
@@ -661,7 +663,6 @@ def _single(builder: Callable[[Task], Runner | None]) -> Callable[[Task], Runner
 # Data-movement ops: out.copy_(view of the input), or nothing if planned in place.
 VIEW_OPS = (ge.ReshapeOp, ge.FlattenOp, ge.TransposeOp, ge.SliceOp, ge.ExpandOp)
 
-# The builder for a body, by its first op; each returns a Runner or None.
 def _cast_first(t: Task) -> Runner | None:
     """A body opening with a cast: precision-mode's conversion of a conv's
     or linear's input (the runner converts it into a staging buffer), or
@@ -674,6 +675,7 @@ def _cast_first(t: Task) -> Runner | None:
     return _single(_view_task)(t)
 
 
+# The builder for a body, by its first op; each returns a Runner or None.
 RUNNERS: dict[type[Operation], Callable[[Task], Runner | None]] = {
     ge.CastOp: _cast_first,
     ge.Conv2dOp: _conv_task,
