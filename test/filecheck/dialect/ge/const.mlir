@@ -20,6 +20,19 @@ func.func @const_literals() {
 }
 
 // Hex input is raw little-endian bytes; small tensors print as decimal lists.
+// bf16: decimal text rounds to the nearest bf16 (1.1 is 1.1015625), hex is the
+// raw 16-bit words (0x3F80 = 1.0, 0xC020 = -2.5), and ops take bf16 operands.
+// CHECK-LABEL: func.func @const_bf16(
+// CHECK-NEXT:    %list = ge.const dense<[1.101560e+00, -2.500000e+00]> : tensor<2xbf16>
+// CHECK-NEXT:    %hex = ge.const dense<[1.000000e+00, -2.500000e+00]> : tensor<2xbf16>
+// CHECK-NEXT:    %sum = ge.add %list, %hex : tensor<2xbf16>, tensor<2xbf16> -> tensor<2xbf16>
+func.func @const_bf16() -> tensor<2xbf16> {
+  %list = ge.const dense<[1.1, -2.5]> : tensor<2xbf16>
+  %hex = ge.const dense<"0x803F20C0"> : tensor<2xbf16>
+  %sum = ge.add %list, %hex : tensor<2xbf16>, tensor<2xbf16> -> tensor<2xbf16>
+  func.return %sum : tensor<2xbf16>
+}
+
 // CHECK-LABEL: func.func @const_hex_small(
 // CHECK-NEXT:    %c = ge.const dense<[1.000000e+00, 2.000000e+00]> : tensor<2xf32>
 func.func @const_hex_small() -> tensor<2xf32> {
