@@ -57,7 +57,8 @@ def conv(x_shape: Sequence[int], x_view: torch.Tensor | None, src_cast: bool,
         return None
     return (_native_conv(x_shape, x_view, src_cast, weight, bias, out, residual, params,
                          post_ops, x, r)
-            or _emulated_conv(x_shape, weight, bias, out, residual, params, post_ops, x, r))
+            or _emulated_conv(x_shape, src_cast, weight, bias, out, residual, params, post_ops,
+                              x, r))
 
 
 def _native_conv(x_shape, x_view, src_cast, weight, bias, out, residual, params, post_ops,
@@ -82,9 +83,9 @@ def _native_conv(x_shape, x_view, src_cast, weight, bias, out, residual, params,
     return _with_path(onednn_bf16_conv, "onednn-bf16", primitive)
 
 
-def _emulated_conv(x_shape, weight, bias, out, residual, params, post_ops, x, r
+def _emulated_conv(x_shape, src_cast, weight, bias, out, residual, params, post_ops, x, r
                    ) -> Runner | None:
-    x16 = _staging(x_shape, torch.bfloat16)
+    x16 = _staging(x_shape, torch.bfloat16) if src_cast else None
     x32 = _staging(x_shape, torch.float32)
     y32 = out if out.dtype == torch.float32 else _staging(out.shape, torch.float32)
     try:
@@ -96,8 +97,11 @@ def _emulated_conv(x_shape, weight, bias, out, residual, params, post_ops, x, r
     copy_residual = residual is not None and residual.data_ptr() != y32.data_ptr()
 
     def emulated_bf16_conv(*args):
-        x16.copy_(args[x])  # rounds an fp32 input as the cast does; exact for bf16
-        x32.copy_(x16)
+        if x16 is not None:
+            x16.copy_(args[x])  # rounds the fp32 input as the cast does
+            x32.copy_(x16)
+        else:
+            x32.copy_(args[x])  # bf16 -> fp32 is exact
         if copy_residual:
             y32.copy_(args[r])
         primitive()
@@ -136,8 +140,12 @@ def linear(x: int, k: int, x_view: torch.Tensor | None, weight: torch.Tensor,
         return None
 
     def emulated_bf16_linear(*args):
-        x16.copy_(args[x].reshape(shape))
-        x32.copy_(x16)
+        source = args[x].reshape(shape)
+        if source.dtype == torch.bfloat16:
+            x32.copy_(source)  # exact
+        else:
+            x16.copy_(source)  # rounds the fp32 input as the cast does
+            x32.copy_(x16)
         primitive()
         if y32 is not rows:
             rows.copy_(y32)
