@@ -78,7 +78,7 @@ def checked(graph, pipeline: str):
     note_refusal(outcome)
 
 
-@pytest.mark.parametrize("pipeline", PIPELINES)
+@pytest.mark.parametrize("pipeline", PIPELINES, ids=lambda p: p.replace("{", "(").replace("}", ")"))
 @settings(max_examples=profiles.examples_per_pipeline(len(PIPELINES)))
 @given(graph=graphs())
 def test_pipeline_keeps_the_numbers(pipeline, graph):
