@@ -77,6 +77,7 @@ def main(argv=None) -> int:
     try:
         from lowering.torch_to_ge import GEImportError
         from npu_graph.bisect import bisect
+        from passes.driver.instrument import PassVerifyError
         from passes.driver.plugins import load_pass_plugin
         from xdsl.utils.exceptions import DiagnosticException, ParseError
 
@@ -84,6 +85,9 @@ def main(argv=None) -> int:
             load_pass_plugin(path)
         module, inputs = load_model(args.model, args.seed)
         result = bisect(module, inputs, args.passes, args.tol)
+    except PassVerifyError as e:  # a pass's output does not verify: its bug, not the user's
+        print(f"ge-bisect: internal error: {' '.join(str(e).split())}", file=sys.stderr)
+        return INTERNAL_ERROR
     except (ValueError, OSError, GEImportError, ParseError, DiagnosticException) as e:
         print(f"ge-bisect: error: {' '.join(str(e).split()) or type(e).__name__}",
               file=sys.stderr)

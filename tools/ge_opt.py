@@ -242,9 +242,24 @@ def _blame(error: BaseException, where: str) -> str:
               if str(Path(f.filename).resolve()) in files]
     if frames:
         return f"the plugin {frames[-1].filename}:{frames[-1].lineno}"
+    made = getattr(_root_cause(error), "made_by", None)  # a verifier failure's pattern
+    if made is not None and made.source:
+        file = made.source.rsplit(":", 1)[0]
+        if str(Path(file).resolve()) in files:
+            return f"the plugin {made.source} (pattern {made.pattern})"
     named = re.search(r"pass '([^']+)'", where)
     path = plugin_of(named.group(1).split("/")[-1]) if named else None
     return f"the plugin {path} (pass '{named.group(1)}')" if path else "ge-opt"
+
+
+def _root_cause(error: BaseException) -> BaseException:
+    """The PassVerifyError behind `error`, if it was raised from one."""
+    from passes.driver.instrument import PassVerifyError
+
+    seen = error
+    while seen is not None and not isinstance(seen, PassVerifyError):
+        seen = seen.__cause__
+    return seen if seen is not None else error
 
 
 def _reproduce_command(tool: GeOptMain, path: str) -> str:

@@ -32,6 +32,8 @@ to `fold` / `erase-dead-op` when the applier itself folded or removed the op.
 
 from __future__ import annotations
 
+import functools
+import inspect
 import sys
 import time
 from collections import Counter, deque
@@ -60,6 +62,19 @@ class GuardError(Exception):
     """A pass broke a guard rail: the message names the pass and the pattern."""
 
 
+class PassVerifyError(VerifyException):
+    """The IR after a pass does not verify: the pass's bug, not the input's.
+
+    The message names the pass, the op that fails (with its source location)
+    and, when a pattern rewrite made or changed that op, the pattern.
+    """
+
+    def __init__(self, message: str, pass_name: str, op: str | None = None,
+                 made_by: Application | None = None):
+        super().__init__(message)
+        self.pass_name, self.op, self.made_by = pass_name, op, made_by
+
+
 @dataclass
 class Application:
     """One rewrite: the `index`-th of the session, by `pattern` on `op`."""
@@ -70,6 +85,7 @@ class Application:
     op: str                 # "ge.relu %relu_1"
     location: str | None    # the op's source location, if the importer recorded one
     text: str | None = None  # the op as printed before the rewrite (Session.capture)
+    source: str | None = None  # "file.py:LINE" of the pattern's match_and_rewrite
 
 
 @dataclass
@@ -99,6 +115,9 @@ class Session:
     passes: list[PassRecord] = field(default_factory=list)
     plan_was_correct: bool = False  # the input of the running plan pass
     applications: list[Application] = field(default_factory=list)
+    # The last rewrite that inserted or modified each op, so a verifier
+    # failure after the pass can name the pattern behind the failing op.
+    origin: dict[Operation, Application] = field(default_factory=dict)
     rewrites: int = 0
     overhead: float = 0.0  # seconds spent between passes (verifying, dumping IR, hooks)
     _stack: list[tuple[PassRecord, float]] = field(default_factory=list)
@@ -136,11 +155,11 @@ class Session:
         return self.limit is not None and self.rewrites >= self.limit
 
     def record(self, pattern: str, op: str, location: str | None,
-               text: str | None) -> Application:
+               text: str | None, source: str | None = None) -> Application:
         self.rewrites += 1
         if self._stack:
             self._stack[-1][0].rewrites[pattern] += 1
-        app = Application(self.rewrites, self.current_pass, pattern, op, location, text)
+        app = Application(self.rewrites, self.current_pass, pattern, op, location, text, source)
         self.applications.append(app)
         return app
 
@@ -255,9 +274,9 @@ def pipeline_callback(inner: Callable | None = None) -> Callable:
             if s is not None and s.verify_each:
                 _check_plan(s, prev, module, nxt)
         except VerifyException as e:
-            if prev is None:
+            if prev is None or isinstance(e, PassVerifyError):
                 raise
-            raise VerifyException(f"IR after pass '{prev.name}' does not verify: {e}") from e
+            raise explain_failure(prev.name, module, e, s) from e
         if record is not None and s.after_pass is not None:
             s.after_pass(record, prev, module)
         gc_tuning.checkpoint()
@@ -267,6 +286,50 @@ def pipeline_callback(inner: Callable | None = None) -> Callable:
                 s.pass_started(nxt, module)
 
     return callback
+
+
+def explain_failure(pass_name: str, module: ModuleOp, error: VerifyException,
+                    s: Session | None) -> PassVerifyError:
+    """A PassVerifyError for `error`: the failing op, where it came from in the
+    source, and the pattern rewrite that made it (or its operands' producer)."""
+    reason = " ".join(line.strip() for line in str(error).splitlines() if line.strip())
+    op = failing_op(module, str(error))
+    if op is None:
+        return PassVerifyError(f"IR after pass '{pass_name}' does not verify: {reason}",
+                               pass_name)
+    what = describe(op, module.body)
+    where = location_of(op)
+    made = None
+    if s is not None:
+        made = s.origin.get(op)
+        if made is None:  # the op is untouched: blame the rewrite that made an operand
+            made = next((s.origin[v.owner] for v in op.operands
+                         if isinstance(v.owner, Operation) and v.owner in s.origin), None)
+    by = ""
+    if made is not None:
+        by = f", made by pattern {made.pattern} (rewrite #{made.index}, on {made.op}"
+        by += f", {made.source})" if made.source else ")"
+    at = f" at {where}" if where else ""
+    return PassVerifyError(
+        f"IR after pass '{pass_name}' does not verify: {what}{at}{by}: {reason}",
+        pass_name, what, made)
+
+
+def failing_op(module: ModuleOp, message: str) -> Operation | None:
+    """The op whose own verifier fails, preferring the one that gave `message`.
+
+    xDSL's VerifyException does not carry the op, so each op is verified on
+    its own (only after a failure, so the cost does not matter)."""
+    first = None
+    for op in module.walk():
+        try:
+            op.verify(verify_nested_ops=False)
+        except Exception as e:  # noqa: BLE001 - any verifier complaint counts
+            text = str(e)
+            if text and (text in message or message in text):
+                return op
+            first = first or op
+    return first
 
 
 def _check_plan(s: Session, prev: ModulePass | None, module: ModuleOp,
@@ -312,6 +375,17 @@ class _Named(RewritePattern):
         self.pattern.match_and_rewrite(op, rewriter)
         if rewriter.has_done_action and not done and self.observer.actor is None:
             self.observer.actor = pattern_name(self.pattern)
+            self.observer.actor_source = source_of(type(self.pattern))
+
+
+@functools.cache
+def source_of(cls: type) -> str | None:
+    """`file.py:LINE` of the pattern class, to blame a pattern by place (its
+    match_and_rewrite may be wrapped by xDSL's decorator, so the class it is)."""
+    try:
+        return f"{inspect.getsourcefile(cls)}:{inspect.getsourcelines(cls)[1]}"
+    except (TypeError, OSError):
+        return None
 
 
 def pattern_name(pattern: RewritePattern) -> str:
@@ -335,7 +409,9 @@ class _Canonicalization(RewritePattern):
             for pattern in trait.get_patterns(type(op)):
                 pattern.match_and_rewrite(op, rewriter)
                 if rewriter.has_done_action:
-                    self.observer.actor = self.observer.actor or pattern_name(pattern)
+                    if self.observer.actor is None:
+                        self.observer.actor = pattern_name(pattern)
+                        self.observer.actor_source = source_of(type(pattern))
                     return
 
 
@@ -346,6 +422,7 @@ class _Observer(RewritePattern):
         self.session, self.region = s, region
         self.pattern = self._credited(pattern)
         self.actor: str | None = None
+        self.actor_source: str | None = None
         self.failure: GuardError | None = None
         self.count = 0
         self.recent: deque[tuple[str, str]] = deque(maxlen=100)
@@ -365,25 +442,24 @@ class _Observer(RewritePattern):
         s = self.session
         if self.failure is not None or s.exhausted():
             return
-        changes = before = None
-        if s.verify_each:
-            before = local_signature(op)
-            changes = _Changes(rewriter)
+        before = local_signature(op) if s.verify_each else None
+        changes = _Changes(rewriter)
         had_uses = any(r.uses for r in op.results)
         what, where = describe(op), location_of(op)  # before the rewrite renames or erases it
         text = None
         if s.capture == s.rewrites + 1:
             what, text = describe(op, self.region), print_in_context(op, self.region)
-        self.actor = None
+        self.actor = self.actor_source = None
         try:
             self.pattern.match_and_rewrite(op, rewriter)
         finally:
-            if changes is not None:
-                changes.detach()
+            changes.detach()
         if not rewriter.has_done_action:
             return
         label = self.actor or ("fold" if had_uses else "erase-dead-op")
-        app = s.record(label, what, where, text)
+        app = s.record(label, what, where, text, self.actor_source)
+        for made in (*changes.inserted, *changes.modified):
+            s.origin[made] = app
         if s.verify_each:
             self._check(app, op, before, changes)
 

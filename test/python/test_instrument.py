@@ -155,15 +155,42 @@ def test_a_plugin_that_breaks_types_is_blamed_and_its_reproducer_reproduces(tmp_
     r = ge_opt("--load-pass-plugin", BROKEN, "-p", "widen-relu")
     assert r.returncode == 2
     error, report = r.stderr.strip().splitlines()
-    # the verifier's whole reason, not its first line only
+    # the verifier's whole reason, not its first line only, after the op and the pattern
     assert "expected from variable 'T', but got tensor<99xf32>" in error
-    assert f"bug in the plugin {Path(BROKEN).resolve()} (pass 'widen-relu')" in report
+    assert ("IR after pass 'widen-relu' does not verify: ge.relu %r, made by pattern "
+            "WidenRelu (rewrite #1, on ge.relu %r, ") in error
+    line = next(i for i, text in enumerate(Path(BROKEN).read_text().splitlines(), 1)
+                if text.startswith("class WidenRelu"))
+    assert (f"bug in the plugin {Path(BROKEN).resolve()}:{line} (pattern WidenRelu)"
+            in report)
     command = report.split("(reproduce: ")[1].rstrip(")")
     assert "--load-pass-plugin" in command
     again = subprocess.run(command.replace("ge-opt", f"{sys.executable} -m tools.ge_opt", 1),
                            shell=True, capture_output=True, text=True, cwd=tmp_path)
     assert again.returncode == 2, again.stderr
     assert "expected from variable 'T', but got tensor<99xf32>" in again.stderr
+
+
+def test_ge_bisect_reports_a_pass_whose_output_does_not_verify_as_exit_2(tmp_path):
+    path = tmp_path / "graph.mlir"
+    path.write_text(GRAPH)
+    r = subprocess.run([sys.executable, "-m", "tools.ge_bisect", "--model", str(path),
+                        "--load-pass-plugin", BROKEN, "-p", "canonicalize,widen-relu"],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2, r.stdout + r.stderr
+    (line,) = r.stderr.strip().splitlines()
+    assert line.startswith("ge-bisect: internal error: IR after pass 'widen-relu' does not "
+                           "verify: ge.relu %r, made by pattern WidenRelu (rewrite #"), line
+    assert "but got tensor<99xf32>" in line
+
+
+def test_run_pipeline_s_verifier_failure_carries_the_pass_and_the_rewrite():
+    module = parse()
+    plugins.load_pass_plugin(BROKEN)
+    with pytest.raises(instrument.PassVerifyError) as info:
+        run_pipeline(module, "widen-relu")
+    assert info.value.made_by.pattern == "WidenRelu"
+    assert info.value.pass_name == "widen-relu"
 
 
 def test_show_traceback_prints_the_internal_error_s_traceback():
