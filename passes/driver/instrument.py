@@ -42,7 +42,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import TextIO
 
-from xdsl.dialects.builtin import ModuleOp, UnknownLoc
+from xdsl.dialects.builtin import FusedLoc, LocationAttr, ModuleOp, NoneAttr, UnknownLoc
 from xdsl.ir import Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -225,9 +225,65 @@ def printed_name(value: SSAValue, scope: Region) -> str:
     return value.name_hint or "?"
 
 
+def inherited_location(op: Operation, matched: LocationAttr) -> LocationAttr:
+    """The location a new op gets when its pattern gave it none: a group
+    (an op with a region, e.g. ge.fused) fuses its members' locations, any
+    other op takes the location of the op the pattern matched."""
+    if op.regions:
+        inner: list[LocationAttr] = []
+        for member in op.walk():
+            loc = member.location
+            if member is not op and not isinstance(loc, UnknownLoc) and loc not in inner:
+                inner.append(loc)
+        if len(inner) > 1:
+            return FusedLoc(inner, NoneAttr())
+        if inner:
+            return inner[0]
+    return matched
+
+
 def location_of(op: Operation) -> str | None:
     loc = getattr(op, "location", None)
     return None if loc is None or isinstance(loc, UnknownLoc) else str(loc)
+
+
+# ---- the rewrite counter for passes that edit IR directly
+
+def may_rewrite(op: Operation, rewrite: str) -> bool:
+    """Ask before one rewrite of `op` in a pass that does not use the rewrite
+    driver (a PatternRewriteWalker is counted without asking); skip the
+    rewrite when this says False.
+
+        for op in list(block.ops):
+            if matches(op) and instrument.may_rewrite(op, "DropMulByOne"):
+                ...rewrite op...
+
+    Like MLIR's -debug-counter: the rewrite is counted and recorded, and
+    under a budget (`Session.limit`) only the first rewrites are allowed, so
+    ge-bisect can narrow a wrong result to the single rewrite. Without an
+    active session it costs one call and always says True.
+    """
+    s = active()
+    if s is None:
+        return True
+    if s.exhausted():
+        return False
+    what, text, scope = describe(op), None, _top_region(op)
+    if s.capture == s.rewrites + 1 and scope is not None:
+        what, text = describe(op, scope), print_in_context(op, scope)
+    caller = sys._getframe(1)
+    app = s.record(rewrite, what, location_of(op), text,
+                   f"{caller.f_code.co_filename}:{caller.f_lineno}")
+    s.origin[op] = app
+    return True
+
+
+def _top_region(op: Operation) -> Region | None:
+    """The body of the module holding `op` (the scope value names are printed in)."""
+    top = op
+    while top.parent_op() is not None:
+        top = top.parent_op()
+    return top.regions[0] if top is not op and top.regions else None
 
 
 # ---- activation
@@ -445,6 +501,7 @@ class _Observer(RewritePattern):
         before = local_signature(op) if s.verify_each else None
         changes = _Changes(rewriter)
         had_uses = any(r.uses for r in op.results)
+        source_loc = op.location
         what, where = describe(op), location_of(op)  # before the rewrite renames or erases it
         text = None
         if s.capture == s.rewrites + 1:
@@ -460,6 +517,9 @@ class _Observer(RewritePattern):
         app = s.record(label, what, where, text, self.actor_source)
         for made in (*changes.inserted, *changes.modified):
             s.origin[made] = app
+        for made in changes.inserted:
+            if isinstance(made.location, UnknownLoc) and made.parent is not None:
+                made.location = inherited_location(made, source_loc)
         if s.verify_each:
             self._check(app, op, before, changes)
 
