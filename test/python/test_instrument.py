@@ -179,8 +179,10 @@ def test_ge_bisect_reports_a_pass_whose_output_does_not_verify_as_exit_2(tmp_pat
                        capture_output=True, text=True, timeout=60)
     assert r.returncode == 2, r.stdout + r.stderr
     (line,) = r.stderr.strip().splitlines()
+    # the op at its line in the input file (the new op keeps the old one's location)
     assert line.startswith("ge-bisect: internal error: IR after pass 'widen-relu' does not "
-                           "verify: ge.relu %r, made by pattern WidenRelu (rewrite #"), line
+                           f'verify: ge.relu %r at loc("{path}":7:3), made by pattern '
+                           "WidenRelu (rewrite #"), line
     assert "but got tensor<99xf32>" in line
 
 
