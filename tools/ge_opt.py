@@ -129,7 +129,10 @@ class GeOptMain(xDSLOptMain):
         from ge_dialect.printing import format_ir
 
         limit = self.args.elide_elementsattrs_if_larger
-        return format_ir(module, limit) if limit is not None else str(module)
+        debuginfo = self.args.print_debuginfo
+        if limit is None and not debuginfo:
+            return str(module)
+        return format_ir(module, 2**62 if limit is None else limit, debuginfo)
 
     def write_reproducer(self) -> str:
         """The input as received, under a header naming the pipeline; returns its path."""
@@ -190,7 +193,7 @@ class GeOptMain(xDSLOptMain):
             return super().output_resulting_program(prog)
         from ge_dialect.printing import format_ir
 
-        return format_ir(prog, limit) + "\n"
+        return format_ir(prog, limit, self.args.print_debuginfo) + "\n"
 
 
 def _with_report(p, path: str):

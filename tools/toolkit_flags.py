@@ -70,14 +70,13 @@ def _usage_error(message: str):
 
 
 def session_options(args: argparse.Namespace, known_passes) -> dict | None:
-    """Options for passes.driver.instrument.session, or None when no flag asks for one."""
+    """Options for passes.driver.instrument.session (always one: it also keeps
+    source locations on the ops patterns create)."""
     from passes import get_all_passes
     from passes.pipelines import canonical_name
 
     after = [canonical_name(n) for flag in args.print_ir_after for n in flag.split(",") if n]
     guards = not args.no_guard_rails
-    if not (guards or args.print_ir_after_all or after or args.timing or args.pass_statistics):
-        return None
     if args.rewrite_cap is not None and args.rewrite_cap < 1:
         raise ValueError(f"--rewrite-cap must be at least 1, got {args.rewrite_cap}")
     unknown = [n for n in after if n not in known_passes]
