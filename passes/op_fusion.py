@@ -335,9 +335,23 @@ class FuseByRuleTable(RewritePattern):
         return None
 
 
+# Rules added at run time by plugins (passes.driver.plugins.register_fusion_rule):
+# FIRST_RULES before the built-in table, EXTRA_RULES after it.
+FIRST_RULES: list[FusionRule] = []
+EXTRA_RULES: list[FusionRule] = []
+
+
+def all_rules() -> tuple[FusionRule, ...]:
+    """The rule table in the order it is tried: registered-first, built-in, registered."""
+    return (*FIRST_RULES, *RULES, *EXTRA_RULES)
+
+
 def fuse_module(module: ModuleOp, max_group_size: int = 8,
-                rules: Sequence[FusionRule] = RULES) -> FusionReport:
-    """Fuse `module` in place by `rules`; return what matched, fused and was rejected."""
+                rules: Sequence[FusionRule] | None = None) -> FusionReport:
+    """Fuse `module` in place by `rules` (default: `all_rules()`); return what
+    matched, fused and was rejected."""
+    if rules is None:
+        rules = all_rules()
     if max_group_size < 1:
         raise ValueError(f"op-fusion: max-group-size must be >= 1, got {max_group_size}")
     report = FusionReport(max_group_size, {rule.name: RuleReport() for rule in rules})

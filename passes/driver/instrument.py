@@ -51,7 +51,6 @@ from xdsl.pattern_rewriter import (
     PatternRewriteWalker,
     RewritePattern,
 )
-from xdsl.traits import HasCanonicalizationPatternsTrait
 from xdsl.transforms.canonicalize import CanonicalizationRewritePattern
 from xdsl.utils.exceptions import VerifyException
 
@@ -451,24 +450,25 @@ def pattern_name(pattern: RewritePattern) -> str:
 
 
 class _Canonicalization(RewritePattern):
-    """xDSL's canonicalization dispatcher, crediting the op's own pattern that acted.
-
-    Same order as CanonicalizationRewritePattern; the trivially-dead check of its
-    inner applier is left out because the outer applier has already done it.
+    """The canonicalization dispatcher (xDSL's, or ours over the GE rule table),
+    crediting the pattern that acted. Same patterns and order as
+    TableCanonicalization; the trivially-dead check of xDSL's inner applier is
+    left out because the outer applier has already done it.
     """
 
     def __init__(self, observer: _Observer):
         self.observer = observer
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        for trait in op.get_traits_of_type(HasCanonicalizationPatternsTrait):
-            for pattern in trait.get_patterns(type(op)):
-                pattern.match_and_rewrite(op, rewriter)
-                if rewriter.has_done_action:
-                    if self.observer.actor is None:
-                        self.observer.actor = pattern_name(pattern)
-                        self.observer.actor_source = source_of(type(pattern))
-                    return
+        from ge_dialect.canonicalization import patterns_for
+
+        for pattern in patterns_for(op):
+            pattern.match_and_rewrite(op, rewriter)
+            if rewriter.has_done_action:
+                if self.observer.actor is None:
+                    self.observer.actor = pattern_name(pattern)
+                    self.observer.actor_source = source_of(type(pattern))
+                return
 
 
 class _Observer(RewritePattern):
