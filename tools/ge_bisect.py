@@ -17,7 +17,9 @@ error); 2 an internal error.
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
+from pathlib import Path
 
 from tools.models import load_model
 
@@ -44,16 +46,19 @@ def parse_args(argv):
     return p.parse_args(argv)
 
 
-def to_device(pipeline: str) -> str:
-    """`pipeline`, then lowering and the device plan unless it lowers itself."""
-    from passes import get_all_passes
-    from passes.pipelines import device_passes
-    from xdsl.passes import PassPipeline
-
-    passes = PassPipeline.parse_spec(get_all_passes(), pipeline).passes
-    if any(getattr(p, "level", "ge") != "ge" for p in passes):
-        return pipeline
-    return ",".join([pipeline, "lower-to-ascend", *device_passes()])
+def reduce_hint(args) -> str | None:
+    """The ge-reduce command that shrinks a .mlir model while ge-bisect still finds."""
+    if not args.model.endswith(".mlir"):
+        return None
+    parts = ["ge-bisect", "-p", shlex.quote(args.passes), "--seed", str(args.seed)]
+    for plugin in args.load_pass_plugin:
+        parts += ["--load-pass-plugin", shlex.quote(str(Path(plugin).resolve()))]
+    if args.tol is not None:
+        parts += ["--tol", str(args.tol)]
+    if args.no_lower:
+        parts.append("--no-lower")
+    test = " ".join([*parts, "--model"])
+    return f"shrink it: ge-reduce {args.model} --test {shlex.quote(test)} --interesting-exit 3"
 
 
 def report(args, result, pipeline: str) -> int:
@@ -71,6 +76,9 @@ def report(args, result, pipeline: str) -> int:
             "GE IR only"
         print(f"no pass moves the outputs past the tolerance ({checked})")
         return OK
+    hint = reduce_hint(args)
+    if hint:
+        print(hint)
     plugin = plugin_of(result.bad_pass_name)
     origin = f" (plugin {plugin})" if plugin else ""
     print(f"first bad pass: {result.bad_pass}{origin}")
@@ -103,6 +111,7 @@ def main(argv=None) -> int:
     try:
         from lowering.torch_to_ge import GEImportError
         from npu_graph.bisect import bisect, name_by_input
+        from passes.pipelines import through_device
         from passes.driver.instrument import PassVerifyError
         from passes.driver.plugins import load_pass_plugin
         from xdsl.utils.exceptions import DiagnosticException, ParseError
@@ -111,7 +120,7 @@ def main(argv=None) -> int:
             load_pass_plugin(path)
         module, inputs = load_model(args.model, args.seed)
         name_by_input(module, args.model if args.model.endswith(".mlir") else None)
-        pipeline = args.passes if args.no_lower else to_device(args.passes)
+        pipeline = args.passes if args.no_lower else through_device(args.passes)
         result = bisect(module, inputs, pipeline, args.tol)
     except PassVerifyError as e:  # a pass's output does not verify: its bug, not the user's
         print(f"ge-bisect: internal error: {' '.join(str(e).split())}", file=sys.stderr)

@@ -85,6 +85,9 @@ def test_a_direct_edit_pass_is_narrowed_to_its_single_bad_rewrite(capsys, tmp_pa
     # named by its place in the input file, and the plugin line that rewrote it
     assert f'  on ge.mul %b at loc("{graph}":5:3)' in out
     assert f"  rewritten by {Path(DIRECT).resolve()}:" in out
+    # and the find is handed to ge-reduce
+    assert (f"shrink it: ge-reduce {graph} --test 'ge-bisect -p drop-mul-by-one --seed 0 "
+            f"--load-pass-plugin {Path(DIRECT).resolve()} --model' --interesting-exit 3") in out
 
 
 def test_a_lowering_level_bug_is_found_by_running_the_lowered_ir(capsys, tmp_path):
