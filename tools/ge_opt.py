@@ -9,14 +9,18 @@ a `// ge-opt reproducer: -p '<pipeline>'` header, as MLIR's crash reproducers
 do) to $TMPDIR, and exits 2.
 """
 
-import argparse
+import time
+
+STARTED = time.perf_counter()  # first thing: --timing reports start-up apart from passes
+
+import argparse  # noqa: E402 - after the start-up clock
+import contextlib
 import dataclasses
 import os
 import re
 import sys
 import tempfile
 import threading
-import time
 import traceback
 from pathlib import Path
 from io import BytesIO
@@ -96,7 +100,10 @@ class GeOptMain(xDSLOptMain):
             self.stage = (f"after pass '{previous.name}'" if previous
                           else "while verifying the input")
             try:
-                verify_time_and_print(previous, module, next_pass)
+                # xDSL's --time-passes and --print-between-passes print to stdout: to
+                # stderr with them, so stdout is the IR only.
+                with contextlib.redirect_stdout(sys.stderr):
+                    verify_time_and_print(previous, module, next_pass)
                 if not self.args.disable_verify:
                     check_dominance(module)
             except DiagnosticException as e:
@@ -115,7 +122,9 @@ class GeOptMain(xDSLOptMain):
             if options is None:
                 super().apply_passes(prog)
             else:
-                with instrument.session(**options, format_ir=self._format_ir) as s:
+                startup = time.perf_counter() - STARTED
+                with instrument.session(**options, format_ir=self._format_ir,
+                                        startup=startup) as s:
                     super().apply_passes(prog)
                 report_session(self.args, s)
         except (DiagnosticException, CompilerBug):

@@ -32,6 +32,7 @@ to `fold` / `erase-dead-op` when the applier itself folded or removed the op.
 
 from __future__ import annotations
 
+import difflib
 import functools
 import inspect
 import sys
@@ -103,11 +104,14 @@ class Session:
     verify_each: bool = False
     print_after_all: bool = False
     print_after: frozenset[str] = frozenset()
+    print_after_change: bool = False      # print after a pass only if it changed the IR
+    print_diff: bool = False              # ... as a unified diff against the IR before it
     format_ir: Callable[[ModuleOp], str] = str
     stream: TextIO | None = None          # IR dumps; None means stderr
     limit: int | None = None              # apply only the first `limit` rewrites
     capture: int | None = None            # keep the printed op of this rewrite
     max_rewrites: int | None = None       # non-convergence cap; None: 10 per op + 100
+    startup: float | None = None          # seconds before the first pass (imports, parsing)
     before_pass: Callable[[ModulePass, ModuleOp], None] | None = None
     after_pass: Callable[[PassRecord, ModulePass, ModuleOp], None] | None = None
 
@@ -120,6 +124,7 @@ class Session:
     rewrites: int = 0
     overhead: float = 0.0  # seconds spent between passes (verifying, dumping IR, hooks)
     _stack: list[tuple[PassRecord, float]] = field(default_factory=list)
+    _before: list[str | None] = field(default_factory=list)  # IR text before each open pass
 
     # ---- pass boundaries, driven by pipeline_callback
 
@@ -131,6 +136,7 @@ class Session:
         self.passes.append(record)
         if self.before_pass is not None:
             self.before_pass(p, module)
+        self._before.append(self.format_ir(module) if self._compares else None)
         self._stack.append((record, time.perf_counter() - self.overhead))
 
     def pass_finished(self, p: ModulePass, module: ModuleOp) -> PassRecord:
@@ -138,11 +144,35 @@ class Session:
         # A level's time excludes what its stages spent between passes.
         record.seconds = time.perf_counter() - self.overhead - start
         record.last_rewrite = self.rewrites
-        if self.print_after_all or _matches(p.name, self.print_after):
+        before = self._before.pop()
+        if self._compares:
+            self._print_change(record, before, self.format_ir(module))
+        elif self.print_after_all or _matches(p.name, self.print_after):
             out = self.stream or sys.stderr
             out.write(f"// -----// IR Dump After {record.path} //----- //\n")
             out.write(self.format_ir(module).rstrip("\n") + "\n\n")
         return record
+
+    @property
+    def _compares(self) -> bool:
+        return self.print_after_change or self.print_diff
+
+    def _print_change(self, record: PassRecord, before: str, after: str) -> None:
+        """After a pass that changed the IR: all of it, or its diff (--print-ir-diff);
+        a pass that changed nothing prints nothing. A level prints only its stages."""
+        if before == after or not record.leaf:
+            return
+        before, after = before.rstrip("\n") + "\n", after.rstrip("\n") + "\n"
+        out = self.stream or sys.stderr
+        if not self.print_diff:
+            out.write(f"// -----// IR Dump After {record.path} (changed) //----- //\n")
+            out.write(after.rstrip("\n") + "\n\n")
+            return
+        out.write(f"// -----// IR Diff After {record.path} //----- //\n")
+        out.writelines(difflib.unified_diff(before.splitlines(True), after.splitlines(True),
+                                            f"before {record.path}", f"after {record.path}",
+                                            n=1))
+        out.write("\n")
 
     @property
     def current_pass(self) -> str:
@@ -166,8 +196,11 @@ class Session:
 
     def timing_table(self) -> str:
         total = sum(r.seconds for r in self.passes if r.depth == 0) or 1e-12
-        lines = ["===- pass timing (wall clock; verifying and dumping IR excluded) -===",
-                 f"  {'seconds':>9}  {'%':>6}  pass"]
+        lines = ["===- pass timing (wall clock; verifying and dumping IR excluded) -==="]
+        if self.startup is not None:
+            lines.append(f"  {self.startup:9.4f}          start-up: imports, parsing the "
+                         "input, building the pipeline (not in the total)")
+        lines.append(f"  {'seconds':>9}  {'%':>6}  pass")
         for r in self.passes:
             lines.append(f"  {r.seconds:9.4f}  {100 * r.seconds / total:6.1f}  "
                          f"{'  ' * r.depth}{r.path.rsplit('/', 1)[-1]}")

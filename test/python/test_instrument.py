@@ -199,3 +199,49 @@ def test_show_traceback_prints_the_internal_error_s_traceback():
     r = ge_opt("--load-pass-plugin", BROKEN, "-p", "ping-pong", "--show-traceback")
     assert r.returncode == 2
     assert "Traceback (most recent call last)" in r.stderr and "GuardError" in r.stderr
+
+
+def test_print_ir_after_change_skips_passes_that_change_nothing():
+    r = ge_opt("-p", "ge-O1", "--print-ir-after-change")
+    assert r.returncode == 0, r.stderr
+    assert "IR Dump After ge-O1/canonicalize (changed)" in r.stderr
+    # cse and dce find nothing left to do after canonicalize
+    assert "ge-O1/cse" not in r.stderr and "ge-O1/dce" not in r.stderr
+    assert r.stdout.startswith("builtin.module")
+
+
+def test_print_ir_diff_shows_what_a_pass_changed():
+    r = ge_opt("-p", "ge-O1", "--print-ir-diff")
+    assert r.returncode == 0, r.stderr
+    diff = r.stderr.split("// -----// IR Diff After ge-O1/canonicalize //----- //\n")[1]
+    assert diff.startswith("--- before ge-O1/canonicalize\n+++ after ge-O1/canonicalize\n")
+    assert "-    %a = ge.add %x, %zero" in diff
+    assert "+    %s = ge.add %x, %w" in diff
+    assert "IR Diff After ge-O1/cse" not in r.stderr
+
+
+def test_timing_puts_start_up_apart_from_the_passes():
+    """Importing torch for constant-fold is start-up, not ge-O2's time."""
+    r = ge_opt("-p", "ge-O2", "--timing")
+    assert r.returncode == 0, r.stderr
+    lines = r.stderr.splitlines()
+    startup = float(next(line for line in lines if "start-up" in line).split()[0])
+    level = float(next(line for line in lines if line.endswith("  ge-O2")).split()[0])
+    stages = [float(line.split()[0]) for line in lines if line.startswith("  ") and
+              line.rstrip().endswith(("canonicalize", "constant-fold", "fold-batch-norm",
+                                      "cse", "dce")) and not line.endswith("ge-O2")]
+    assert len(stages) == 5
+    assert level < sum(stages) + 0.1 and level < startup
+
+
+def test_xdsl_time_passes_goes_to_stderr_not_into_the_ir():
+    r = ge_opt("-p", "canonicalize,cse", "--time-passes", "--print-between-passes")
+    assert r.returncode == 0, r.stderr
+    assert "Pass canonicalize took" in r.stderr and "IR after canonicalize:" in r.stderr
+    assert "took" not in r.stdout and r.stdout.startswith("builtin.module")
+
+
+def test_dash_reads_standard_input():
+    r = ge_opt("-", "-p", "canonicalize")
+    assert r.returncode == 0, r.stderr
+    assert "ge.add %x, %w" in r.stdout
