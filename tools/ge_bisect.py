@@ -62,6 +62,14 @@ def reduce_hint(args) -> str | None:
 
 
 def report(args, result, pipeline: str) -> int:
+    status = _report(args, result, pipeline)
+    hint = reduce_hint(args) if status == FOUND else None
+    if hint:
+        print(hint)
+    return status
+
+
+def _report(args, result, pipeline: str) -> int:
     from passes.driver.plugins import plugin_of
 
     print(f"ge-bisect: model {args.model}, pipeline '{pipeline}', seed {args.seed}, "
@@ -76,9 +84,6 @@ def report(args, result, pipeline: str) -> int:
             "GE IR only"
         print(f"no pass moves the outputs past the tolerance ({checked})")
         return OK
-    hint = reduce_hint(args)
-    if hint:
-        print(hint)
     plugin = plugin_of(result.bad_pass_name)
     origin = f" (plugin {plugin})" if plugin else ""
     print(f"first bad pass: {result.bad_pass}{origin}")
