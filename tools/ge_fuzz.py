@@ -2,7 +2,7 @@
 
     ge-fuzz -p 'ge-O3,my-rules' --load-pass-plugin my_rules.py --examples 100
     ge-fuzz -p my-rules --load-pass-plugin my_rules.py --reduce --out finds/
-    ge-fuzz --interesting graph.mlir -p my-rules --load-pass-plugin my_rules.py
+    ge-fuzz -p my-rules --load-pass-plugin my_rules.py --interesting graph.mlir
 
 Graphs are drawn by the project's generator (test/fuzz/graphs.py) over every
 op of its menu (or --ops), each run through the pipeline, lowered and planned,
@@ -49,13 +49,17 @@ def parse_args(argv):
     return p.parse_args(argv)
 
 
-def recheck_command(args, path: Path) -> str:
-    parts = ["ge-fuzz", "--interesting", str(path), "-p", shlex.quote(args.passes),
-             "--seed", str(args.seed)]
+def recheck_command(args, path: Path | None) -> str:
+    """The ge-fuzz command that checks `path` again (None: the path left off the
+    end, for ge-reduce, which appends each candidate's path)."""
+    parts = ["ge-fuzz", "-p", shlex.quote(args.passes), "--seed", str(args.seed)]
     for plugin in args.load_pass_plugin:
         parts += ["--load-pass-plugin", shlex.quote(str(Path(plugin).resolve()))]
     if args.tol is not None:
         parts += ["--tol", str(args.tol)]
+    parts.append("--interesting")
+    if path is not None:
+        parts.append(str(path))
     return " ".join(parts)
 
 
@@ -107,7 +111,7 @@ def fuzz(args) -> int:
             print(f"    reduced to {op_count(small)} ops: {small_path}")
         else:
             print(f"    shrink it: ge-reduce {path} --test "
-                  f"{shlex.quote(recheck_command(args, path).replace(str(path), '').strip())}")
+                  f"{shlex.quote(recheck_command(args, None))}")
     return FOUND
 
 

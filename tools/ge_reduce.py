@@ -1,6 +1,6 @@
 """ge-reduce: shrink a .mlir graph while a test command still finds it interesting.
 
-    ge-reduce bad.mlir --test 'ge-fuzz --interesting -p my-rules --load-pass-plugin my_rules.py'
+    ge-reduce bad.mlir --test 'ge-fuzz -p my-rules --load-pass-plugin my_rules.py --interesting'
     ge-reduce bad.mlir --test 'ge-bisect -p ge-O3 --model' --interesting-exit 3 -o small.mlir
     ge-reduce bad.mlir --test 'grep -q ge.tanh'
 

@@ -15,8 +15,7 @@ class ConstantFirstInSub(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ge.SubOp, rewriter: PatternRewriter):
-        if (isinstance(op.rhs.owner, ge.ConstOp) and not isinstance(op.lhs.owner, ge.ConstOp)
-                and op.rhs.type == op.output.type):
+        if isinstance(op.rhs.owner, ge.ConstOp) and not isinstance(op.lhs.owner, ge.ConstOp):
             rewriter.replace(op, ge.SubOp(op.rhs, op.lhs))
 
 
