@@ -1,18 +1,25 @@
 """Numerical bisection: which pass, and which rewrite inside it, broke the numbers.
 
-    result = bisect(module, inputs, "ge-O3", tol=1e-4)
+    result = bisect(module, inputs, "ge-O3,lower-to-ascend,memory-reuse")
 
 The reference is the GE reference evaluator on the graph as given (before
 any pass). The pipeline runs once under a passes.driver.instrument session that
-evaluates the graph after every leaf pass (the stages of a ge-O<n> level
-count one by one); the first pass whose outputs move past the tolerance is the
-bad pass. That pass is then re-run from a snapshot of its input with a rewrite
-budget (like LLVM's -opt-bisect-limit): a binary search over the budget finds
-the first rewrite after which the outputs are off. It assumes that once a
-rewrite breaks the numbers, later rewrites do not repair them.
+runs the graph after every leaf pass (the stages of a ge-O<n> level count one
+by one): GE IR on the reference evaluator, lowered and planned Ascend IR on
+the runtime (`run_graph`), so lowering and the device plan are checked too.
+The first pass whose outputs move past the tolerance is the bad pass. That
+pass is then re-run from a snapshot of its input with a rewrite budget (like
+LLVM's -opt-bisect-limit and MLIR's -debug-counter): a binary search over the
+budget finds the first rewrite after which the outputs are off. Pattern
+rewrites are counted by the session; a pass that edits IR directly counts its
+own by asking `instrument.may_rewrite`; one that counts nothing (a lowering)
+is itself the finding. It assumes that once a rewrite breaks the numbers,
+later rewrites do not repair them.
 
 A pass is bad when max |out - ref| > tol * max(1, max |ref|): absolute for
-outputs of magnitude up to 1, relative above.
+outputs of magnitude up to 1, relative above. The default tol is by the
+outputs' dtype (TOLERANCE). `name_by_input` gives ops without a source
+location one from the input, so findings name the input's ops.
 """
 
 from __future__ import annotations
@@ -74,7 +81,7 @@ class _Found(Exception):
 
 
 class _Stop(Exception):
-    """The IR can no longer be evaluated (lowered): stop checking."""
+    """The IR can no longer be run (e.g. split into pipeline stages): stop checking."""
 
 
 # Default tolerance by the outputs' dtype, relative to their scale: f32 tight

@@ -118,15 +118,11 @@ class GeOptMain(xDSLOptMain):
 
     def apply_passes(self, prog):
         try:
-            options = self.toolkit_session
-            if options is None:
+            startup = time.perf_counter() - STARTED
+            with instrument.session(**self.toolkit_session, format_ir=self._format_ir,
+                                    startup=startup) as s:
                 super().apply_passes(prog)
-            else:
-                startup = time.perf_counter() - STARTED
-                with instrument.session(**options, format_ir=self._format_ir,
-                                        startup=startup) as s:
-                    super().apply_passes(prog)
-                report_session(self.args, s)
+            report_session(self.args, s)
         except (DiagnosticException, CompilerBug):
             raise  # a pass refused its input with a diagnostic, or already classified
         except Exception as e:

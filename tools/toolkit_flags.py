@@ -75,7 +75,7 @@ def _usage_error(message: str):
     raise ValueError(message)
 
 
-def session_options(args: argparse.Namespace, known_passes) -> dict | None:
+def session_options(args: argparse.Namespace, known_passes) -> dict:
     """Options for passes.driver.instrument.session (always one: it also keeps
     source locations on the ops patterns create)."""
     from passes import get_all_passes

@@ -23,7 +23,12 @@ What a session gives:
   * IR dumps after all or some passes (`print_after`);
   * `limit`: only the first N rewrites are applied, the rest are skipped (as
     LLVM's -opt-bisect-limit), which is how ge-bisect finds the first bad one;
-  * `applications`: every rewrite, numbered, with its pattern and op.
+    passes that edit IR directly count theirs by asking `may_rewrite`;
+  * `applications`: every rewrite, numbered, with its pattern and op;
+  * `origin`: which rewrite made each op, so a verifier failure after a pass
+    names the failing op's pattern (PassVerifyError);
+  * source locations kept: an op a rewrite inserts without a location takes
+    the matched op's, a group (an op with a region) its members', fused.
 
 A "rewrite" is one visit of an op in which the pass's pattern acted. Inside a
 GreedyRewritePatternApplier it is credited to the sub-pattern that acted, or
@@ -85,7 +90,7 @@ class Application:
     op: str                 # "ge.relu %relu_1"
     location: str | None    # the op's source location, if the importer recorded one
     text: str | None = None  # the op as printed before the rewrite (Session.capture)
-    source: str | None = None  # "file.py:LINE" of the pattern's match_and_rewrite
+    source: str | None = None  # "file.py:LINE": the pattern class, or may_rewrite's caller
 
 
 @dataclass
@@ -196,15 +201,15 @@ class Session:
 
     def timing_table(self) -> str:
         total = sum(r.seconds for r in self.passes if r.depth == 0) or 1e-12
-        lines = ["===- pass timing (wall clock; verifying and dumping IR excluded) -==="]
-        if self.startup is not None:
-            lines.append(f"  {self.startup:9.4f}          start-up: imports, parsing the "
-                         "input, building the pipeline (not in the total)")
-        lines.append(f"  {'seconds':>9}  {'%':>6}  pass")
+        lines = ["===- pass timing (wall clock; verifying and dumping IR excluded) -===",
+                 f"  {'seconds':>9}  {'%':>6}  pass"]
         for r in self.passes:
             lines.append(f"  {r.seconds:9.4f}  {100 * r.seconds / total:6.1f}  "
                          f"{'  ' * r.depth}{r.path.rsplit('/', 1)[-1]}")
         lines.append(f"  {total:9.4f}  {100.0:6.1f}  total")
+        if self.startup is not None:
+            lines.append(f"  {self.startup:9.4f}          start-up before the first pass: "
+                         "imports, parsing the input, building the pipeline (not in the total)")
         return "\n".join(lines) + "\n"
 
     def statistics_table(self) -> str:
