@@ -1,8 +1,10 @@
 """Canonicalization rules of GE ops: one table entry per rewrite.
 
-`canonicalize` picks up every rule whose root op kind matches, through the
-`Canonicalized` trait on the op (ge.py). Add a rule by adding one line here
-and one CHECK block to test/filecheck/passes/canonicalize.mlir.
+`canonicalize` (passes/canonicalize.py) picks up every rule whose root op kind
+matches, for any op (the `Canonicalized` trait in ge.py also gives xDSL's own
+canonicalize the rules of the ops that carry it). Add a rule by adding one line
+here and one CHECK block to test/filecheck/passes/canonicalize.mlir; a plugin
+adds one with passes.driver.plugins.register_canonicalization.
 
 There is no rule for dropout: GE has no dropout op. In eval mode torch.export's
 core ATen has no dropout left (and `aten.dropout` with train=False, from the
@@ -13,6 +15,9 @@ import (lowering/aten/nn.py), so an eval-mode dropout never reaches GE IR.
 import numpy as np
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
 from xdsl.ir import Operation, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
+from xdsl.traits import HasCanonicalizationPatternsTrait
+from xdsl.transforms.canonicalize import CanonicalizationRewritePattern
 
 from ge_dialect import ge
 from ge_dialect.shapes import DYN
@@ -149,9 +154,37 @@ RULES: tuple[RewriteRule, ...] = (
 )
 
 
+# Rules added at run time by plugins (passes.driver.plugins.register_canonicalization),
+# tried after the built-in ones.
+EXTRA_RULES: list[RewriteRule] = []
+
+
 def rules_for(op_type: type[Operation]) -> tuple[RewriteRule, ...]:
     def roots(rule: RewriteRule):
         kind = rule.pattern.kind
         return kind if isinstance(kind, tuple) else (kind,)
 
-    return tuple(rule for rule in RULES if op_type in roots(rule))
+    return tuple(rule for rule in (*RULES, *EXTRA_RULES) if op_type in roots(rule))
+
+
+def patterns_for(op: Operation) -> tuple[RewritePattern, ...]:
+    """What `canonicalize` applies to `op`: its traits' patterns, and for an op
+    without the Canonicalized trait the table's rules rooted at its kind, so
+    any op (a GE op, or another dialect's) is canonicalized by a table line."""
+    from ge_dialect.ge import Canonicalized
+
+    traits = op.get_traits_of_type(HasCanonicalizationPatternsTrait)
+    patterns = tuple(p for trait in traits for p in trait.get_patterns(type(op)))
+    if not any(isinstance(trait, Canonicalized) for trait in traits):
+        patterns += rules_for(type(op))
+    return patterns
+
+
+class TableCanonicalization(CanonicalizationRewritePattern):
+    """xDSL's canonicalization dispatcher, over `patterns_for` (the rule table too)."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /):
+        for pattern in patterns_for(op):
+            pattern.match_and_rewrite(op, rewriter)
+            if rewriter.has_done_action:
+                return

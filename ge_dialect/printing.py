@@ -36,7 +36,9 @@ def _is_splat(attribute: DenseIntOrFPElementsAttr) -> bool:
     return bool((data == data.flat[0]).all())
 
 
-def format_ir(op: Operation, elide_above: int = 16) -> str:
+def format_ir(op: Operation, elide_above: int = 16, debuginfo: bool = False) -> str:
+    """`debuginfo` prints each op's source location (`loc("model.py":94:0)`)."""
     out = StringIO()
-    ElidingPrinter(stream=out, elide_above=elide_above).print_op(op)
+    ElidingPrinter(stream=out, elide_above=elide_above,
+                   print_debuginfo=debuginfo).print_op(op)
     return out.getvalue()

@@ -121,6 +121,7 @@ def lower_function(fn: func.FuncOp) -> func.FuncOp:
             continue
         if isinstance(op, ge.ConstOp):
             weight = ascend.WeightOp(op.value)
+            weight.location = op.location
             weight.output.name_hint = op.output.name_hint
             block.add_op(weight)
             env[op.output] = weight.output
@@ -141,8 +142,10 @@ def lower_function(fn: func.FuncOp) -> func.FuncOp:
         kind = task_kind(op)
         index = counts[kind] = counts.get(kind, -1) + 1
         where = f"'{op.name}' {_value_name(op)}in @{fn.sym_name.data}"
-        block.add_op(ascend.TaskOp(f"{kind}_{index}", annotated_unit(op, members, where), 0,
-                                   [env[v] for v in op.operands], outs, body))
+        task = ascend.TaskOp(f"{kind}_{index}", annotated_unit(op, members, where), 0,
+                             [env[v] for v in op.operands], outs, body)
+        task.location = op.location  # the source line (or fused lines) it runs
+        block.add_op(task)
     new_fn.attributes[ascend.ARENA_SIZE] = IntegerAttr(offset, i64)
     if OUTPUT_TREE in fn.attributes:
         new_fn.attributes[OUTPUT_TREE] = fn.attributes[OUTPUT_TREE]

@@ -53,10 +53,13 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import (
     BytesAttr,
     DenseIntOrFPElementsAttr,
+    FileLineColLoc,
     FunctionType,
+    IntAttr,
     ModuleOp,
     StringAttr,
     TensorType,
+    UnknownLoc,
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
@@ -288,6 +291,7 @@ class _GraphImporter:
             self.env[node] = _POISONED  # its producer is already reported
             return
         self.node = node
+        start = len(self.body)
         try:
             _check_dtype(node)
             out = builder(self, _bind(node))
@@ -303,6 +307,12 @@ class _GraphImporter:
         if isinstance(out, SSAValue):
             _check_result(node, out)
         self.env[node] = out
+        loc = source_loc(node)
+        if loc is not None:
+            for op in self.body[start:]:
+                for inner in op.walk():
+                    if isinstance(inner.location, UnknownLoc):
+                        inner.location = loc
 
     def _reject(self, node: Node, reason: str) -> None:
         self.env[node] = _POISONED
@@ -590,6 +600,18 @@ def _is_torch_frame(path: str) -> bool:
     graphs of torch.cond branches), are not where the user wrote the op."""
     return (os.path.abspath(path).startswith(_TORCH_DIR) or path.startswith("torch" + os.sep)
             or path.startswith("<"))
+
+
+def source_loc(node: Node) -> FileLineColLoc | None:
+    """`loc("model.py":94:0)`: the user's line that made this op (the file's
+    base name, so printed IR is the same on every machine)."""
+    frames = [m for m in _FRAME.finditer(node.meta.get("stack_trace") or "")
+              if not _is_torch_frame(m["file"])]
+    if not frames:
+        return None
+    m = frames[-1]
+    return FileLineColLoc(StringAttr(os.path.basename(m["file"])), IntAttr(int(m["line"])),
+                          IntAttr(0))
 
 
 def source_location(node: Node) -> str:

@@ -51,7 +51,9 @@ def run_pipeline(module: ModuleOp, pipeline: str, *, plugins: Sequence[str] = ()
     for path in plugins:
         load_pass_plugin(path)
     ctx = make_context()
-    guards = (instrument.session(verify_each=True) if verify_each and not instrument.active()
+    # A session also gives the ops patterns create the source location of
+    # the op they replace.
+    guards = (instrument.session(verify_each=verify_each) if not instrument.active()
               else nullcontext())
     with guards, fewer_collections():
         PassPipeline.parse_spec(get_all_passes(), pipeline,

@@ -24,9 +24,9 @@ def _op_fusion():
 
 
 def _canonicalize():
-    from xdsl.transforms.canonicalize import CanonicalizePass
+    from passes.canonicalize import GeCanonicalizePass
 
-    return CanonicalizePass
+    return GeCanonicalizePass
 
 
 def _cse():

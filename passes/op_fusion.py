@@ -32,6 +32,7 @@ from xdsl.pattern_rewriter import (
 
 from ge_dialect import ge
 from ge_dialect.patterns import ANY, Const, Maybe, Op, OpKind, matches
+from passes.driver.instrument import inherited_location, location_of
 
 RESHAPES = (ge.ReshapeOp, ge.FlattenOp)
 # Ops that only re-address their operand. Between a projection and attention
@@ -291,6 +292,7 @@ def fuse(rewriter: PatternRewriter, kind: str, members: list[Operation]) -> ge.F
     root = members[-1]
     block.add_op(ge.YieldOp(*[mapping[r] for r in root.results]))
     fused = ge.FusedOp(kind, inputs, [r.type for r in root.results], Region(block))
+    fused.location = inherited_location(fused, root.location)  # its members' lines, fused
     rewriter.replace(root, fused)
     for op in reversed(members[:-1]):
         rewriter.erase(op)
@@ -316,7 +318,9 @@ class FuseByRuleTable(RewritePattern):
             stats = self.report.rules[rule.name]
             stats.matched += 1
             if group.reason is not None:
-                stats.rejected.append({"root": _name(op), "op": op.name, "reason": group.reason})
+                where = location_of(op)
+                stats.rejected.append({"root": _name(op), "op": op.name, "reason": group.reason,
+                                       **({"loc": where} if where else {})})
                 continue
             stats.applied += 1
             fuse(rewriter, rule.name, group.members)
@@ -331,9 +335,23 @@ class FuseByRuleTable(RewritePattern):
         return None
 
 
+# Rules added at run time by plugins (passes.driver.plugins.register_fusion_rule):
+# FIRST_RULES before the built-in table, EXTRA_RULES after it.
+FIRST_RULES: list[FusionRule] = []
+EXTRA_RULES: list[FusionRule] = []
+
+
+def all_rules() -> tuple[FusionRule, ...]:
+    """The rule table in the order it is tried: registered-first, built-in, registered."""
+    return (*FIRST_RULES, *RULES, *EXTRA_RULES)
+
+
 def fuse_module(module: ModuleOp, max_group_size: int = 8,
-                rules: Sequence[FusionRule] = RULES) -> FusionReport:
-    """Fuse `module` in place by `rules`; return what matched, fused and was rejected."""
+                rules: Sequence[FusionRule] | None = None) -> FusionReport:
+    """Fuse `module` in place by `rules` (default: `all_rules()`); return what
+    matched, fused and was rejected."""
+    if rules is None:
+        rules = all_rules()
     if max_group_size < 1:
         raise ValueError(f"op-fusion: max-group-size must be >= 1, got {max_group_size}")
     report = FusionReport(max_group_size, {rule.name: RuleReport() for rule in rules})

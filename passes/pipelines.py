@@ -130,6 +130,18 @@ def device_passes(max_streams: int = DEFAULT_MAX_STREAMS, memory_limit_mb: float
     return [*parallel, "memory-reuse"]
 
 
+def through_device(pipeline: str) -> str:
+    """`pipeline`, then lowering and the device plan (rule 1) unless it lowers
+    itself: what ge-bisect and ge-fuzz check, so lowered and planned IR are
+    run, not only GE IR."""
+    from passes import get_all_passes
+
+    passes = PassPipeline.parse_spec(get_all_passes(), pipeline).passes
+    if any(getattr(p, "level", "ge") != "ge" for p in passes):
+        return pipeline
+    return ",".join([pipeline, "lower-to-ascend", *device_passes()])
+
+
 def pipeline_parallel_passes(stages: int, max_streams: int = DEFAULT_MAX_STREAMS) -> str:
     """Lowered (or planned) Ascend IR -> `stages` planned pipeline stages: the cut
     first, then each stage's streams and arena (rule 3) on its own."""
@@ -260,7 +272,13 @@ class OptLevelPass(ModulePass):
 
     def __post_init__(self):
         # Checked when the pipeline is built: a bad name is a user error up front.
-        self.stages()
+        # Resolving the stages' classes imports their modules (constant-fold
+        # brings in torch) now, so --timing counts that as start-up, not as a pass.
+        from passes import get_all_passes
+
+        registry = get_all_passes()
+        for name in self.stages():
+            registry[name]()
 
     def stages(self) -> list[str]:
         from passes import get_all_passes

@@ -69,6 +69,7 @@ from xdsl.passes import ModulePass
 from ge_dialect import ge
 from ge_dialect.ascend import CUBE_OPS
 from ge_dialect.tensors import from_numpy, to_numpy
+from passes.driver.instrument import may_rewrite
 
 # GE's mixed-precision trustlist beyond the cube ops: cheap, well-conditioned ops.
 MIX_ALLOW = (ge.ReluOp, ge.ClampOp, ge.AddOp, ge.SubOp, ge.MulOp, ge.NegOp, ge.MaximumOp,
@@ -202,7 +203,7 @@ def convert_block(block: Block, conv: Converter, moves) -> None:
         if isinstance(op, ge.FusedOp):
             convert_block(op.body.block, conv, moves)
             drop_unused_inputs(op)
-        elif conv.touches(op) and moves(conv, op):
+        elif conv.touches(op) and moves(conv, op) and may_rewrite(op, "ConvertPrecision"):
             conv.convert(op)
 
 

@@ -95,6 +95,9 @@ def run(argv=None) -> int:
     parser.add_argument("--elide-elementsattrs-if-larger", type=int, metavar="N",
                         help="print constants with more than N elements as "
                              "dense_resource<__elided__> (for reading only)")
+    parser.add_argument("--print-debuginfo", action="store_true",
+                        help="print each op's source location, loc(\"model.py\":LINE:0), the "
+                             "line of the model that made it")
     args = parser.parse_args(argv)
 
     if args.model.endswith(".onnx"):
@@ -108,10 +111,11 @@ def run(argv=None) -> int:
         module = import_module(model, inputs,
                                dynamic_shapes=getattr(model, "dynamic_shapes", None))
     module.verify()
-    if args.elide_elementsattrs_if_larger is not None:
+    if args.elide_elementsattrs_if_larger is not None or args.print_debuginfo:
         from ge_dialect.printing import format_ir
 
-        text = format_ir(module, args.elide_elementsattrs_if_larger)
+        limit = args.elide_elementsattrs_if_larger
+        text = format_ir(module, 2**62 if limit is None else limit, args.print_debuginfo)
     else:
         text = str(module)
     if args.output:

@@ -9,14 +9,18 @@ a `// ge-opt reproducer: -p '<pipeline>'` header, as MLIR's crash reproducers
 do) to $TMPDIR, and exits 2.
 """
 
-import argparse
+import time
+
+STARTED = time.perf_counter()  # first thing: --timing reports start-up apart from passes
+
+import argparse  # noqa: E402 - after the start-up clock
+import contextlib
 import dataclasses
 import os
 import re
 import sys
 import tempfile
 import threading
-import time
 import traceback
 from pathlib import Path
 from io import BytesIO
@@ -96,7 +100,10 @@ class GeOptMain(xDSLOptMain):
             self.stage = (f"after pass '{previous.name}'" if previous
                           else "while verifying the input")
             try:
-                verify_time_and_print(previous, module, next_pass)
+                # xDSL's --time-passes and --print-between-passes print to stdout: to
+                # stderr with them, so stdout is the IR only.
+                with contextlib.redirect_stdout(sys.stderr):
+                    verify_time_and_print(previous, module, next_pass)
                 if not self.args.disable_verify:
                     check_dominance(module)
             except DiagnosticException as e:
@@ -111,13 +118,11 @@ class GeOptMain(xDSLOptMain):
 
     def apply_passes(self, prog):
         try:
-            options = self.toolkit_session
-            if options is None:
+            startup = time.perf_counter() - STARTED
+            with instrument.session(**self.toolkit_session, format_ir=self._format_ir,
+                                    startup=startup) as s:
                 super().apply_passes(prog)
-            else:
-                with instrument.session(**options, format_ir=self._format_ir) as s:
-                    super().apply_passes(prog)
-                report_session(self.args, s)
+            report_session(self.args, s)
         except (DiagnosticException, CompilerBug):
             raise  # a pass refused its input with a diagnostic, or already classified
         except Exception as e:
@@ -129,7 +134,10 @@ class GeOptMain(xDSLOptMain):
         from ge_dialect.printing import format_ir
 
         limit = self.args.elide_elementsattrs_if_larger
-        return format_ir(module, limit) if limit is not None else str(module)
+        debuginfo = self.args.print_debuginfo
+        if limit is None and not debuginfo:
+            return str(module)
+        return format_ir(module, 2**62 if limit is None else limit, debuginfo)
 
     def write_reproducer(self) -> str:
         """The input as received, under a header naming the pipeline; returns its path."""
@@ -190,7 +198,7 @@ class GeOptMain(xDSLOptMain):
             return super().output_resulting_program(prog)
         from ge_dialect.printing import format_ir
 
-        return format_ir(prog, limit) + "\n"
+        return format_ir(prog, limit, self.args.print_debuginfo) + "\n"
 
 
 def _with_report(p, path: str):
@@ -242,9 +250,24 @@ def _blame(error: BaseException, where: str) -> str:
               if str(Path(f.filename).resolve()) in files]
     if frames:
         return f"the plugin {frames[-1].filename}:{frames[-1].lineno}"
+    made = getattr(_root_cause(error), "made_by", None)  # a verifier failure's pattern
+    if made is not None and made.source:
+        file = made.source.rsplit(":", 1)[0]
+        if str(Path(file).resolve()) in files:
+            return f"the plugin {made.source} (pattern {made.pattern})"
     named = re.search(r"pass '([^']+)'", where)
     path = plugin_of(named.group(1).split("/")[-1]) if named else None
     return f"the plugin {path} (pass '{named.group(1)}')" if path else "ge-opt"
+
+
+def _root_cause(error: BaseException) -> BaseException:
+    """The PassVerifyError behind `error`, if it was raised from one."""
+    from passes.driver.instrument import PassVerifyError
+
+    seen = error
+    while seen is not None and not isinstance(seen, PassVerifyError):
+        seen = seen.__cause__
+    return seen if seen is not None else error
 
 
 def _reproduce_command(tool: GeOptMain, path: str) -> str:

@@ -1,6 +1,7 @@
 """Models for the command-line tools: a zoo name, FILE.py:FUNCTION, or FILE.mlir.
 
-`zoo()` is the one way in to the model zoo (`test/models`, whose `ZOO` maps a
+`zoo()` is the one way in to the model zoo, and `fuzz_graphs()` to the
+random graph generator (`test/models`, whose `ZOO` maps a
 name to a factory returning `(model, example_inputs)`); ge-import, ge-bisect,
 ge-viz, the benchmarks and the demo all go through it. The zoo is loaded from
 this repository's files, not by whatever `test` package is importable
@@ -27,6 +28,13 @@ def zoo() -> dict[str, Callable]:
         sys.modules["test"] = package  # the zoo's modules import each other as test.models.*
         spec.loader.exec_module(package)
     return importlib.import_module("test.models").ZOO
+
+
+def fuzz_graphs():
+    """test/fuzz/graphs.py, the random graph generator (through the same package
+    as the zoo): its `graphs` strategy, `MENU` and `to_module` serve ge-fuzz."""
+    zoo()  # makes this repository's `test` package the importable one
+    return importlib.import_module("test.fuzz.graphs")
 
 
 def zoo_names() -> list[str]:

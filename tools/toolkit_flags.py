@@ -42,8 +42,14 @@ def add_toolkit_arguments(parser: argparse.ArgumentParser) -> None:
         "--print-ir-after", action="append", default=[], metavar="PASS",
         help="print the IR to stderr after each run of PASS (repeatable or comma-separated)")
     parser.add_argument(
+        "--print-ir-after-change", action="store_true",
+        help="print the IR to stderr after each pass that changed it (nested stages included)")
+    parser.add_argument(
+        "--print-ir-diff", action="store_true",
+        help="print a unified diff of the IR to stderr after each pass that changed it")
+    parser.add_argument(
         "--timing", action="store_true",
-        help="print a table of time per pass to stderr")
+        help="print a table of time per pass to stderr, start-up (imports, parsing) apart")
     parser.add_argument(
         "--pass-statistics", action="store_true",
         help="print the number of rewrites per pattern per pass to stderr")
@@ -69,15 +75,14 @@ def _usage_error(message: str):
     raise ValueError(message)
 
 
-def session_options(args: argparse.Namespace, known_passes) -> dict | None:
-    """Options for passes.driver.instrument.session, or None when no flag asks for one."""
+def session_options(args: argparse.Namespace, known_passes) -> dict:
+    """Options for passes.driver.instrument.session (always one: it also keeps
+    source locations on the ops patterns create)."""
     from passes import get_all_passes
     from passes.pipelines import canonical_name
 
     after = [canonical_name(n) for flag in args.print_ir_after for n in flag.split(",") if n]
     guards = not args.no_guard_rails
-    if not (guards or args.print_ir_after_all or after or args.timing or args.pass_statistics):
-        return None
     if args.rewrite_cap is not None and args.rewrite_cap < 1:
         raise ValueError(f"--rewrite-cap must be at least 1, got {args.rewrite_cap}")
     unknown = [n for n in after if n not in known_passes]
@@ -85,7 +90,9 @@ def session_options(args: argparse.Namespace, known_passes) -> dict | None:
         raise ValueError(f"--print-ir-after: unknown pass {', '.join(map(repr, unknown))}; "
                          f"GE passes: {', '.join(get_all_passes())}")
     return {"verify_each": guards, "print_after_all": args.print_ir_after_all,
-            "print_after": frozenset(after), "max_rewrites": args.rewrite_cap}
+            "print_after": frozenset(after), "max_rewrites": args.rewrite_cap,
+            "print_after_change": args.print_ir_after_change,
+            "print_diff": args.print_ir_diff}
 
 
 def report_session(args: argparse.Namespace, s) -> None:

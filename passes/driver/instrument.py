@@ -23,7 +23,12 @@ What a session gives:
   * IR dumps after all or some passes (`print_after`);
   * `limit`: only the first N rewrites are applied, the rest are skipped (as
     LLVM's -opt-bisect-limit), which is how ge-bisect finds the first bad one;
-  * `applications`: every rewrite, numbered, with its pattern and op.
+    passes that edit IR directly count theirs by asking `may_rewrite`;
+  * `applications`: every rewrite, numbered, with its pattern and op;
+  * `origin`: which rewrite made each op, so a verifier failure after a pass
+    names the failing op's pattern (PassVerifyError);
+  * source locations kept: an op a rewrite inserts without a location takes
+    the matched op's, a group (an op with a region) its members', fused.
 
 A "rewrite" is one visit of an op in which the pass's pattern acted. Inside a
 GreedyRewritePatternApplier it is credited to the sub-pattern that acted, or
@@ -32,6 +37,9 @@ to `fold` / `erase-dead-op` when the applier itself folded or removed the op.
 
 from __future__ import annotations
 
+import difflib
+import functools
+import inspect
 import sys
 import time
 from collections import Counter, deque
@@ -40,7 +48,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import TextIO
 
-from xdsl.dialects.builtin import ModuleOp, UnknownLoc
+from xdsl.dialects.builtin import FusedLoc, LocationAttr, ModuleOp, NoneAttr, UnknownLoc
 from xdsl.ir import Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -49,7 +57,6 @@ from xdsl.pattern_rewriter import (
     PatternRewriteWalker,
     RewritePattern,
 )
-from xdsl.traits import HasCanonicalizationPatternsTrait
 from xdsl.transforms.canonicalize import CanonicalizationRewritePattern
 from xdsl.utils.exceptions import VerifyException
 
@@ -58,6 +65,19 @@ from passes.driver import gc_tuning
 
 class GuardError(Exception):
     """A pass broke a guard rail: the message names the pass and the pattern."""
+
+
+class PassVerifyError(VerifyException):
+    """The IR after a pass does not verify: the pass's bug, not the input's.
+
+    The message names the pass, the op that fails (with its source location)
+    and, when a pattern rewrite made or changed that op, the pattern.
+    """
+
+    def __init__(self, message: str, pass_name: str, op: str | None = None,
+                 made_by: Application | None = None):
+        super().__init__(message)
+        self.pass_name, self.op, self.made_by = pass_name, op, made_by
 
 
 @dataclass
@@ -70,6 +90,7 @@ class Application:
     op: str                 # "ge.relu %relu_1"
     location: str | None    # the op's source location, if the importer recorded one
     text: str | None = None  # the op as printed before the rewrite (Session.capture)
+    source: str | None = None  # "file.py:LINE": the pattern class, or may_rewrite's caller
 
 
 @dataclass
@@ -88,20 +109,27 @@ class Session:
     verify_each: bool = False
     print_after_all: bool = False
     print_after: frozenset[str] = frozenset()
+    print_after_change: bool = False      # print after a pass only if it changed the IR
+    print_diff: bool = False              # ... as a unified diff against the IR before it
     format_ir: Callable[[ModuleOp], str] = str
     stream: TextIO | None = None          # IR dumps; None means stderr
     limit: int | None = None              # apply only the first `limit` rewrites
     capture: int | None = None            # keep the printed op of this rewrite
     max_rewrites: int | None = None       # non-convergence cap; None: 10 per op + 100
+    startup: float | None = None          # seconds before the first pass (imports, parsing)
     before_pass: Callable[[ModulePass, ModuleOp], None] | None = None
     after_pass: Callable[[PassRecord, ModulePass, ModuleOp], None] | None = None
 
     passes: list[PassRecord] = field(default_factory=list)
     plan_was_correct: bool = False  # the input of the running plan pass
     applications: list[Application] = field(default_factory=list)
+    # The last rewrite that inserted or modified each op, so a verifier
+    # failure after the pass can name the pattern behind the failing op.
+    origin: dict[Operation, Application] = field(default_factory=dict)
     rewrites: int = 0
     overhead: float = 0.0  # seconds spent between passes (verifying, dumping IR, hooks)
     _stack: list[tuple[PassRecord, float]] = field(default_factory=list)
+    _before: list[str | None] = field(default_factory=list)  # IR text before each open pass
 
     # ---- pass boundaries, driven by pipeline_callback
 
@@ -113,6 +141,7 @@ class Session:
         self.passes.append(record)
         if self.before_pass is not None:
             self.before_pass(p, module)
+        self._before.append(self.format_ir(module) if self._compares else None)
         self._stack.append((record, time.perf_counter() - self.overhead))
 
     def pass_finished(self, p: ModulePass, module: ModuleOp) -> PassRecord:
@@ -120,11 +149,35 @@ class Session:
         # A level's time excludes what its stages spent between passes.
         record.seconds = time.perf_counter() - self.overhead - start
         record.last_rewrite = self.rewrites
-        if self.print_after_all or _matches(p.name, self.print_after):
+        before = self._before.pop()
+        if self._compares:
+            self._print_change(record, before, self.format_ir(module))
+        elif self.print_after_all or _matches(p.name, self.print_after):
             out = self.stream or sys.stderr
             out.write(f"// -----// IR Dump After {record.path} //----- //\n")
             out.write(self.format_ir(module).rstrip("\n") + "\n\n")
         return record
+
+    @property
+    def _compares(self) -> bool:
+        return self.print_after_change or self.print_diff
+
+    def _print_change(self, record: PassRecord, before: str, after: str) -> None:
+        """After a pass that changed the IR: all of it, or its diff (--print-ir-diff);
+        a pass that changed nothing prints nothing. A level prints only its stages."""
+        if before == after or not record.leaf:
+            return
+        before, after = before.rstrip("\n") + "\n", after.rstrip("\n") + "\n"
+        out = self.stream or sys.stderr
+        if not self.print_diff:
+            out.write(f"// -----// IR Dump After {record.path} (changed) //----- //\n")
+            out.write(after.rstrip("\n") + "\n\n")
+            return
+        out.write(f"// -----// IR Diff After {record.path} //----- //\n")
+        out.writelines(difflib.unified_diff(before.splitlines(True), after.splitlines(True),
+                                            f"before {record.path}", f"after {record.path}",
+                                            n=1))
+        out.write("\n")
 
     @property
     def current_pass(self) -> str:
@@ -136,11 +189,11 @@ class Session:
         return self.limit is not None and self.rewrites >= self.limit
 
     def record(self, pattern: str, op: str, location: str | None,
-               text: str | None) -> Application:
+               text: str | None, source: str | None = None) -> Application:
         self.rewrites += 1
         if self._stack:
             self._stack[-1][0].rewrites[pattern] += 1
-        app = Application(self.rewrites, self.current_pass, pattern, op, location, text)
+        app = Application(self.rewrites, self.current_pass, pattern, op, location, text, source)
         self.applications.append(app)
         return app
 
@@ -154,6 +207,9 @@ class Session:
             lines.append(f"  {r.seconds:9.4f}  {100 * r.seconds / total:6.1f}  "
                          f"{'  ' * r.depth}{r.path.rsplit('/', 1)[-1]}")
         lines.append(f"  {total:9.4f}  {100.0:6.1f}  total")
+        if self.startup is not None:
+            lines.append(f"  {self.startup:9.4f}          start-up before the first pass: "
+                         "imports, parsing the input, building the pipeline (not in the total)")
         return "\n".join(lines) + "\n"
 
     def statistics_table(self) -> str:
@@ -206,9 +262,65 @@ def printed_name(value: SSAValue, scope: Region) -> str:
     return value.name_hint or "?"
 
 
+def inherited_location(op: Operation, matched: LocationAttr) -> LocationAttr:
+    """The location a new op gets when its pattern gave it none: a group
+    (an op with a region, e.g. ge.fused) fuses its members' locations, any
+    other op takes the location of the op the pattern matched."""
+    if op.regions:
+        inner: list[LocationAttr] = []
+        for member in op.walk():
+            loc = member.location
+            if member is not op and not isinstance(loc, UnknownLoc) and loc not in inner:
+                inner.append(loc)
+        if len(inner) > 1:
+            return FusedLoc(inner, NoneAttr())
+        if inner:
+            return inner[0]
+    return matched
+
+
 def location_of(op: Operation) -> str | None:
     loc = getattr(op, "location", None)
     return None if loc is None or isinstance(loc, UnknownLoc) else str(loc)
+
+
+# ---- the rewrite counter for passes that edit IR directly
+
+def may_rewrite(op: Operation, rewrite: str) -> bool:
+    """Ask before one rewrite of `op` in a pass that does not use the rewrite
+    driver (a PatternRewriteWalker is counted without asking); skip the
+    rewrite when this says False.
+
+        for op in list(block.ops):
+            if matches(op) and instrument.may_rewrite(op, "DropMulByOne"):
+                ...rewrite op...
+
+    Like MLIR's -debug-counter: the rewrite is counted and recorded, and
+    under a budget (`Session.limit`) only the first rewrites are allowed, so
+    ge-bisect can narrow a wrong result to the single rewrite. Without an
+    active session it costs one call and always says True.
+    """
+    s = active()
+    if s is None:
+        return True
+    if s.exhausted():
+        return False
+    what, text, scope = describe(op), None, _top_region(op)
+    if s.capture == s.rewrites + 1 and scope is not None:
+        what, text = describe(op, scope), print_in_context(op, scope)
+    caller = sys._getframe(1)
+    app = s.record(rewrite, what, location_of(op), text,
+                   f"{caller.f_code.co_filename}:{caller.f_lineno}")
+    s.origin[op] = app
+    return True
+
+
+def _top_region(op: Operation) -> Region | None:
+    """The body of the module holding `op` (the scope value names are printed in)."""
+    top = op
+    while top.parent_op() is not None:
+        top = top.parent_op()
+    return top.regions[0] if top is not op and top.regions else None
 
 
 # ---- activation
@@ -255,9 +367,9 @@ def pipeline_callback(inner: Callable | None = None) -> Callable:
             if s is not None and s.verify_each:
                 _check_plan(s, prev, module, nxt)
         except VerifyException as e:
-            if prev is None:
+            if prev is None or isinstance(e, PassVerifyError):
                 raise
-            raise VerifyException(f"IR after pass '{prev.name}' does not verify: {e}") from e
+            raise explain_failure(prev.name, module, e, s) from e
         if record is not None and s.after_pass is not None:
             s.after_pass(record, prev, module)
         gc_tuning.checkpoint()
@@ -267,6 +379,50 @@ def pipeline_callback(inner: Callable | None = None) -> Callable:
                 s.pass_started(nxt, module)
 
     return callback
+
+
+def explain_failure(pass_name: str, module: ModuleOp, error: VerifyException,
+                    s: Session | None) -> PassVerifyError:
+    """A PassVerifyError for `error`: the failing op, where it came from in the
+    source, and the pattern rewrite that made it (or its operands' producer)."""
+    reason = " ".join(line.strip() for line in str(error).splitlines() if line.strip())
+    op = failing_op(module, str(error))
+    if op is None:
+        return PassVerifyError(f"IR after pass '{pass_name}' does not verify: {reason}",
+                               pass_name)
+    what = describe(op, module.body)
+    where = location_of(op)
+    made = None
+    if s is not None:
+        made = s.origin.get(op)
+        if made is None:  # the op is untouched: blame the rewrite that made an operand
+            made = next((s.origin[v.owner] for v in op.operands
+                         if isinstance(v.owner, Operation) and v.owner in s.origin), None)
+    by = ""
+    if made is not None:
+        by = f", made by pattern {made.pattern} (rewrite #{made.index}, on {made.op}"
+        by += f", {made.source})" if made.source else ")"
+    at = f" at {where}" if where else ""
+    return PassVerifyError(
+        f"IR after pass '{pass_name}' does not verify: {what}{at}{by}: {reason}",
+        pass_name, what, made)
+
+
+def failing_op(module: ModuleOp, message: str) -> Operation | None:
+    """The op whose own verifier fails, preferring the one that gave `message`.
+
+    xDSL's VerifyException does not carry the op, so each op is verified on
+    its own (only after a failure, so the cost does not matter)."""
+    first = None
+    for op in module.walk():
+        try:
+            op.verify(verify_nested_ops=False)
+        except Exception as e:  # noqa: BLE001 - any verifier complaint counts
+            text = str(e)
+            if text and (text in message or message in text):
+                return op
+            first = first or op
+    return first
 
 
 def _check_plan(s: Session, prev: ModulePass | None, module: ModuleOp,
@@ -312,6 +468,17 @@ class _Named(RewritePattern):
         self.pattern.match_and_rewrite(op, rewriter)
         if rewriter.has_done_action and not done and self.observer.actor is None:
             self.observer.actor = pattern_name(self.pattern)
+            self.observer.actor_source = source_of(type(self.pattern))
+
+
+@functools.cache
+def source_of(cls: type) -> str | None:
+    """`file.py:LINE` of the pattern class, to blame a pattern by place (its
+    match_and_rewrite may be wrapped by xDSL's decorator, so the class it is)."""
+    try:
+        return f"{inspect.getsourcefile(cls)}:{inspect.getsourcelines(cls)[1]}"
+    except (TypeError, OSError):
+        return None
 
 
 def pattern_name(pattern: RewritePattern) -> str:
@@ -321,22 +488,25 @@ def pattern_name(pattern: RewritePattern) -> str:
 
 
 class _Canonicalization(RewritePattern):
-    """xDSL's canonicalization dispatcher, crediting the op's own pattern that acted.
-
-    Same order as CanonicalizationRewritePattern; the trivially-dead check of its
-    inner applier is left out because the outer applier has already done it.
+    """The canonicalization dispatcher (xDSL's, or ours over the GE rule table),
+    crediting the pattern that acted. Same patterns and order as
+    TableCanonicalization; the trivially-dead check of xDSL's inner applier is
+    left out because the outer applier has already done it.
     """
 
     def __init__(self, observer: _Observer):
         self.observer = observer
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        for trait in op.get_traits_of_type(HasCanonicalizationPatternsTrait):
-            for pattern in trait.get_patterns(type(op)):
-                pattern.match_and_rewrite(op, rewriter)
-                if rewriter.has_done_action:
-                    self.observer.actor = self.observer.actor or pattern_name(pattern)
-                    return
+        from ge_dialect.canonicalization import patterns_for
+
+        for pattern in patterns_for(op):
+            pattern.match_and_rewrite(op, rewriter)
+            if rewriter.has_done_action:
+                if self.observer.actor is None:
+                    self.observer.actor = pattern_name(pattern)
+                    self.observer.actor_source = source_of(type(pattern))
+                return
 
 
 class _Observer(RewritePattern):
@@ -346,6 +516,7 @@ class _Observer(RewritePattern):
         self.session, self.region = s, region
         self.pattern = self._credited(pattern)
         self.actor: str | None = None
+        self.actor_source: str | None = None
         self.failure: GuardError | None = None
         self.count = 0
         self.recent: deque[tuple[str, str]] = deque(maxlen=100)
@@ -365,25 +536,28 @@ class _Observer(RewritePattern):
         s = self.session
         if self.failure is not None or s.exhausted():
             return
-        changes = before = None
-        if s.verify_each:
-            before = local_signature(op)
-            changes = _Changes(rewriter)
+        before = local_signature(op) if s.verify_each else None
+        changes = _Changes(rewriter)
         had_uses = any(r.uses for r in op.results)
+        source_loc = op.location
         what, where = describe(op), location_of(op)  # before the rewrite renames or erases it
         text = None
         if s.capture == s.rewrites + 1:
             what, text = describe(op, self.region), print_in_context(op, self.region)
-        self.actor = None
+        self.actor = self.actor_source = None
         try:
             self.pattern.match_and_rewrite(op, rewriter)
         finally:
-            if changes is not None:
-                changes.detach()
+            changes.detach()
         if not rewriter.has_done_action:
             return
         label = self.actor or ("fold" if had_uses else "erase-dead-op")
-        app = s.record(label, what, where, text)
+        app = s.record(label, what, where, text, self.actor_source)
+        for made in (*changes.inserted, *changes.modified):
+            s.origin[made] = app
+        for made in changes.inserted:
+            if isinstance(made.location, UnknownLoc) and made.parent is not None:
+                made.location = inherited_location(made, source_loc)
         if s.verify_each:
             self._check(app, op, before, changes)
 

@@ -12,6 +12,16 @@ A plugin file is plain Python. It may define
     ops are removed, as in canonicalize). It is named by `PASS_NAME` if the
     file sets it, else after the file (`my_rules.py` -> `my-rules`).
 
+A plugin may also add to the built-in tables, so the built-in passes (and
+the ge-O<n> levels, and ge-opt --fusion-report) use its rules:
+
+    from passes.driver.plugins import register_canonicalization, register_fusion_rule
+    register_canonicalization(RewriteRule("neg(neg(x)) -> x", ...))   # canonicalize
+    register_fusion_rule(FusionRule("sigmoid_mul", ...))                 # op-fusion
+    register_kernel(MyOp, lambda op: torch.tanh)                         # the runtime
+
+A file that only registers rules needs no pass.
+
 Loaded passes join `passes.get_all_passes()`, so ge-opt, the ge-O<n>
 levels' `disable=`, ge-bisect and `npu_graph.compiler` all see them. Loading
 is all or nothing: a file that fails to import, defines no pass, or reuses a
@@ -104,13 +114,74 @@ def _where(e: BaseException, file: Path, shown: str | Path) -> str:
     return f"{shown}:{lines[-1]}" if lines else str(shown)
 
 
+# ---- adding to the built-in tables
+
+_REGISTERED: list[str] = []  # what register_* added, "canonicalization 'x -> y'", ...
+
+
+def registered_rules() -> list[str]:
+    """What plugins added to the built-in tables, one line each."""
+    return list(_REGISTERED)
+
+
+def register_canonicalization(rule) -> None:
+    """Add a RewriteRule (ge_dialect/patterns.py) to canonicalize's table: it
+    applies to the ops of its pattern's root kind, whatever their traits."""
+    from ge_dialect.canonicalization import EXTRA_RULES, RULES
+    from ge_dialect.patterns import RewriteRule
+
+    if not isinstance(rule, RewriteRule):
+        raise PluginError(f"register_canonicalization takes a RewriteRule, got "
+                          f"{type(rule).__name__}")
+    if any(r.name == rule.name for r in (*RULES, *EXTRA_RULES)):
+        raise PluginError(f"canonicalization '{rule.name}' is already in the table")
+    EXTRA_RULES.append(rule)
+    _REGISTERED.append(f"canonicalization '{rule.name}'")
+
+
+def register_fusion_rule(rule, first: bool = False) -> None:
+    """Add a FusionRule (passes/op_fusion.py) to op-fusion's table, after the
+    built-in rules (`first=True`: before them, so it wins where both match)."""
+    from passes.op_fusion import FIRST_RULES, EXTRA_RULES, FusionRule, all_rules
+
+    if not isinstance(rule, FusionRule):
+        raise PluginError(f"register_fusion_rule takes a FusionRule, got {type(rule).__name__}")
+    if any(r.name == rule.name for r in all_rules()):
+        raise PluginError(f"fusion rule '{rule.name}' is already in the table")
+    (FIRST_RULES if first else EXTRA_RULES).append(rule)
+    _REGISTERED.append(f"fusion rule '{rule.name}'")
+
+
+def register_kernel(op_type: type, preparer: Callable, replace: bool = False) -> None:
+    """Give the runtime a host kernel for `op_type`: `preparer(op)` returns a
+    callable over torch tensors (runtime/kernels.py). An op that has one
+    already is refused unless `replace`."""
+    from runtime.kernels import KERNELS
+
+    if not callable(preparer):
+        raise PluginError(f"register_kernel: the preparer for {op_type.__name__} is not callable")
+    if op_type in KERNELS and not replace:
+        raise PluginError(f"'{getattr(op_type, 'name', op_type.__name__)}' already has a host "
+                          "kernel (pass replace=True to override it)")
+    KERNELS[op_type] = preparer
+    _REGISTERED.append(f"kernel for '{getattr(op_type, 'name', op_type.__name__)}'")
+
+
 def load_pass_plugin(path: str | Path) -> list[str]:
     """Load the plugin file at `path` and register its passes; return their names."""
     resolved = Path(path).resolve()
     if resolved in _LOADED:
         return list(_LOADED[resolved].factories)
-    module = import_file(path)
+    registered = len(_REGISTERED)
+    try:
+        module = import_file(path)
+    except PluginError:
+        del _REGISTERED[registered:]
+        raise
     found = _passes_in(module, path)
+    if not found and len(_REGISTERED) > registered:  # it only adds to the tables
+        _LOADED[resolved] = _Loaded(resolved, {})
+        return []
     if not found:
         raise PluginError(
             f"{path}: defines no pass (expected ModulePass subclasses with a `name`, "

@@ -88,9 +88,9 @@ def test_pass_output_that_does_not_verify_is_the_pass_bug(good_file, tmp_path):
             old.unlink()
         r = run(str(good_file), "-p", "test-break-ir", *flags, tmp_path=tmp_path)
         assert_bug_report(r, tmp_path, "ge-opt: internal compiler error in pass 'test-break-ir' "
-                          "(its output does not verify): VerifyException: IR after pass "
-                          "'test-break-ir' does not verify: ge.reshape: cannot reshape 4 "
-                          "elements into 999")
+                          "(its output does not verify): PassVerifyError: IR after pass "
+                          "'test-break-ir' does not verify: ge.reshape %0: ge.reshape: "
+                          "cannot reshape 4 elements into 999")
 
 
 def test_split_input_file_reproducer_holds_the_crashing_chunk(tmp_path):

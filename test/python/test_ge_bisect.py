@@ -9,6 +9,18 @@ from tools.ge_bisect import FOUND, OK, USER_ERROR, main
 
 PLUGINS = Path(__file__).parents[1] / "plugins"
 RELU_RULES = str(PLUGINS / "relu_rules.py")
+DIRECT = str(PLUGINS / "direct_edits.py")
+MULS = """func.func @main(%x: tensor<8xf32>, %w: tensor<8xf32>) -> tensor<8xf32> {
+  %one = ge.const dense<1.0> : tensor<8xf32>
+  %a = ge.mul %x, %one : tensor<8xf32>, tensor<8xf32> -> tensor<8xf32>
+  %scale = ge.const dense<1.25> : tensor<8xf32>
+  %b = ge.mul %a, %scale : tensor<8xf32>, tensor<8xf32> -> tensor<8xf32>
+  %tenth = ge.const dense<0.1> : tensor<8xf32>
+  %c = ge.mul %b, %tenth : tensor<8xf32>, tensor<8xf32> -> tensor<8xf32>
+  %s = ge.add %c, %w : tensor<8xf32>, tensor<8xf32> -> tensor<8xf32>
+  func.return %s : tensor<8xf32>
+}
+"""
 
 
 @pytest.fixture(autouse=True)
@@ -40,7 +52,10 @@ def test_a_sound_pipeline_reports_no_bad_pass(capsys):
     status, out, _ = bisect(capsys, "--model", "resnet_block", "-p", "ge-O3", "--seed", "3")
     assert status == OK, out
     assert "ge-O3/op-fusion" in out
-    assert out.rstrip().endswith("no pass moves the outputs past the tolerance")
+    # lowered and planned IR are run on the runtime and checked too
+    assert "  lower-to-ascend\n" in out and "  memory-reuse\n" in out
+    assert out.rstrip().endswith("no pass moves the outputs past the tolerance "
+                                 "(lowered and planned IR run on the runtime)")
 
 
 def test_mlir_input_and_recorded_source_locations(capsys, tmp_path):
@@ -56,6 +71,38 @@ def test_mlir_input_and_recorded_source_locations(capsys, tmp_path):
                             "--load-pass-plugin", RELU_RULES)
     assert status == FOUND
     assert '  on ge.relu %r at loc("model.py":14:8)' in out
+
+
+def test_a_direct_edit_pass_is_narrowed_to_its_single_bad_rewrite(capsys, tmp_path):
+    graph = tmp_path / "muls.mlir"
+    graph.write_text(MULS)
+    status, out, _ = bisect(capsys, "--model", str(graph), "-p", "drop-mul-by-one",
+                            "--load-pass-plugin", DIRECT)
+    assert status == FOUND, out
+    assert "first bad pass: drop-mul-by-one" in out
+    # #1 (x * 1.0) is right and passed over; #2 (x * 1.25) is the wrong one
+    assert "first bad rewrite: #2 of 2 in drop-mul-by-one, pattern DropMulByOne" in out
+    # named by its place in the input file, and the plugin line that rewrote it
+    assert f'  on ge.mul %b at loc("{graph}":5:3)' in out
+    assert f"  rewritten by {Path(DIRECT).resolve()}:" in out
+    # and the find is handed to ge-reduce
+    assert (f"shrink it: ge-reduce {graph} --test 'ge-bisect -p drop-mul-by-one --seed 0 "
+            f"--load-pass-plugin {Path(DIRECT).resolve()} --model' --interesting-exit 3") in out
+
+
+def test_a_lowering_level_bug_is_found_by_running_the_lowered_ir(capsys, tmp_path):
+    """A weight rounded through f16 after lowering: an error well under the old
+    1e-4 tolerance, caught by f32's default, and the pass is named."""
+    graph = tmp_path / "muls.mlir"
+    graph.write_text(MULS)
+    status, out, _ = bisect(capsys, "--model", str(graph), "-p", "ge-O3,lower-to-ascend,"
+                            "round-weights-f16,memory-reuse", "--load-pass-plugin", DIRECT)
+    assert status == FOUND, out
+    assert "tol 1e-05 times" in out
+    assert "first bad pass: round-weights-f16" in out
+    error = float(out.split("  round-weights-f16  <- first bad pass")[0].split()[-1])
+    assert 1e-5 < error < 1e-4
+    assert "the pass counts no rewrites" in out
 
 
 def test_model_from_a_python_file(capsys, tmp_path):

@@ -155,9 +155,14 @@ def test_a_plugin_that_breaks_types_is_blamed_and_its_reproducer_reproduces(tmp_
     r = ge_opt("--load-pass-plugin", BROKEN, "-p", "widen-relu")
     assert r.returncode == 2
     error, report = r.stderr.strip().splitlines()
-    # the verifier's whole reason, not its first line only
+    # the verifier's whole reason, not its first line only, after the op and the pattern
     assert "expected from variable 'T', but got tensor<99xf32>" in error
-    assert f"bug in the plugin {Path(BROKEN).resolve()} (pass 'widen-relu')" in report
+    assert ("IR after pass 'widen-relu' does not verify: ge.relu %r, made by pattern "
+            "WidenRelu (rewrite #1, on ge.relu %r, ") in error
+    line = next(i for i, text in enumerate(Path(BROKEN).read_text().splitlines(), 1)
+                if text.startswith("class WidenRelu"))
+    assert (f"bug in the plugin {Path(BROKEN).resolve()}:{line} (pattern WidenRelu)"
+            in report)
     command = report.split("(reproduce: ")[1].rstrip(")")
     assert "--load-pass-plugin" in command
     again = subprocess.run(command.replace("ge-opt", f"{sys.executable} -m tools.ge_opt", 1),
@@ -166,7 +171,77 @@ def test_a_plugin_that_breaks_types_is_blamed_and_its_reproducer_reproduces(tmp_
     assert "expected from variable 'T', but got tensor<99xf32>" in again.stderr
 
 
+def test_ge_bisect_reports_a_pass_whose_output_does_not_verify_as_exit_2(tmp_path):
+    path = tmp_path / "graph.mlir"
+    path.write_text(GRAPH)
+    r = subprocess.run([sys.executable, "-m", "tools.ge_bisect", "--model", str(path),
+                        "--load-pass-plugin", BROKEN, "-p", "canonicalize,widen-relu"],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2, r.stdout + r.stderr
+    (line,) = r.stderr.strip().splitlines()
+    # the op at its line in the input file (the new op keeps the old one's location)
+    assert line.startswith("ge-bisect: internal error: IR after pass 'widen-relu' does not "
+                           f'verify: ge.relu %r at loc("{path}":7:3), made by pattern '
+                           "WidenRelu (rewrite #"), line
+    assert "but got tensor<99xf32>" in line
+
+
+def test_run_pipeline_s_verifier_failure_carries_the_pass_and_the_rewrite():
+    module = parse()
+    plugins.load_pass_plugin(BROKEN)
+    with pytest.raises(instrument.PassVerifyError) as info:
+        run_pipeline(module, "widen-relu")
+    assert info.value.made_by.pattern == "WidenRelu"
+    assert info.value.pass_name == "widen-relu"
+
+
 def test_show_traceback_prints_the_internal_error_s_traceback():
     r = ge_opt("--load-pass-plugin", BROKEN, "-p", "ping-pong", "--show-traceback")
     assert r.returncode == 2
     assert "Traceback (most recent call last)" in r.stderr and "GuardError" in r.stderr
+
+
+def test_print_ir_after_change_skips_passes_that_change_nothing():
+    r = ge_opt("-p", "ge-O1", "--print-ir-after-change")
+    assert r.returncode == 0, r.stderr
+    assert "IR Dump After ge-O1/canonicalize (changed)" in r.stderr
+    # cse and dce find nothing left to do after canonicalize
+    assert "ge-O1/cse" not in r.stderr and "ge-O1/dce" not in r.stderr
+    assert r.stdout.startswith("builtin.module")
+
+
+def test_print_ir_diff_shows_what_a_pass_changed():
+    r = ge_opt("-p", "ge-O1", "--print-ir-diff")
+    assert r.returncode == 0, r.stderr
+    diff = r.stderr.split("// -----// IR Diff After ge-O1/canonicalize //----- //\n")[1]
+    assert diff.startswith("--- before ge-O1/canonicalize\n+++ after ge-O1/canonicalize\n")
+    assert "-    %a = ge.add %x, %zero" in diff
+    assert "+    %s = ge.add %x, %w" in diff
+    assert "IR Diff After ge-O1/cse" not in r.stderr
+
+
+def test_timing_puts_start_up_apart_from_the_passes():
+    """Importing torch for constant-fold is start-up, not ge-O2's time."""
+    r = ge_opt("-p", "ge-O2", "--timing")
+    assert r.returncode == 0, r.stderr
+    lines = r.stderr.splitlines()
+    startup = float(next(line for line in lines if "start-up" in line).split()[0])
+    level = float(next(line for line in lines if line.endswith("  ge-O2")).split()[0])
+    stages = [float(line.split()[0]) for line in lines if line.startswith("  ") and
+              line.rstrip().endswith(("canonicalize", "constant-fold", "fold-batch-norm",
+                                      "cse", "dce")) and not line.endswith("ge-O2")]
+    assert len(stages) == 5
+    assert level < sum(stages) + 0.1 and level < startup
+
+
+def test_xdsl_time_passes_goes_to_stderr_not_into_the_ir():
+    r = ge_opt("-p", "canonicalize,cse", "--time-passes", "--print-between-passes")
+    assert r.returncode == 0, r.stderr
+    assert "Pass canonicalize took" in r.stderr and "IR after canonicalize:" in r.stderr
+    assert "took" not in r.stdout and r.stdout.startswith("builtin.module")
+
+
+def test_dash_reads_standard_input():
+    r = ge_opt("-", "-p", "canonicalize")
+    assert r.returncode == 0, r.stderr
+    assert "ge.add %x, %w" in r.stdout

@@ -120,3 +120,72 @@ def test_ge_opt_plugin_flag_without_a_file_exits_1():
     r = ge_opt("--load-pass-plugin")
     assert r.returncode == 1
     assert r.stderr.strip() == "ge-opt: error: argument --load-pass-plugin: expected one argument"
+
+
+# ---- plugins that add to the built-in tables
+
+TABLES = str(PLUGINS / "table_rules.py")
+NEGS = """func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %a = ge.neg %x : tensor<4xf32>
+  %b = ge.neg %a : tensor<4xf32>
+  %t = ge.tanh %b : tensor<4xf32>
+  %n = ge.neg %t : tensor<4xf32>
+  func.return %n : tensor<4xf32>
+}
+"""
+
+
+@pytest.fixture
+def fresh_tables(monkeypatch):
+    """Registered rules and kernels are undone after the test."""
+    from ge_dialect import canonicalization
+    from passes import op_fusion
+    from runtime import kernels
+
+    monkeypatch.setattr(canonicalization, "EXTRA_RULES", [])
+    monkeypatch.setattr(op_fusion, "FIRST_RULES", [])
+    monkeypatch.setattr(op_fusion, "EXTRA_RULES", [])
+    monkeypatch.setattr(kernels, "KERNELS", dict(kernels.KERNELS))
+    monkeypatch.setattr(plugins, "_REGISTERED", [])
+
+
+def test_a_plugin_s_rules_join_canonicalize_and_op_fusion_in_ge_O3(fresh_tables):
+    assert load_pass_plugin(TABLES) == []  # no pass of its own, and that is fine
+    assert plugins.registered_rules() == ["canonicalization 'neg(neg(x)) -> x'",
+                                          "fusion rule 'tanh_neg'"]
+    module = Parser(make_context(), NEGS).parse_module()
+    run_pipeline(module, "ge-O3")
+    ops = [op.name for op in module.walk()]
+    # ge.neg carries no Canonicalized trait: the table line alone applies it
+    assert ops.count("ge.neg") == 1
+    (fused,) = [op for op in module.walk() if op.name == "ge.fused"]
+    assert fused.kind.data == "tanh_neg"
+
+
+def test_ge_opt_fusion_report_sees_a_plugin_rule(tmp_path):
+    report = tmp_path / "report.json"
+    r = ge_opt("--load-pass-plugin", TABLES, "-p", "ge-O3", "--fusion-report", str(report),
+               stdin=NEGS)
+    assert r.returncode == 0, r.stderr
+    import json
+
+    rules = {rule["name"]: rule for rule in json.loads(report.read_text())["rules"]}
+    assert rules["tanh_neg"]["applied"] == 1
+    assert '"tanh_neg"' in r.stdout and r.stdout.count("ge.neg") == 1
+
+
+def test_registered_kernel_runs_and_clashes_are_refused(fresh_tables):
+    import torch
+
+    from ge_dialect import ge
+    from runtime.kernels import KERNELS
+
+    with pytest.raises(PluginError, match="'ge.relu' already has a host kernel"):
+        plugins.register_kernel(ge.ReluOp, lambda op: torch.relu)
+    plugins.register_kernel(ge.ReluOp, lambda op: torch.tanh, replace=True)
+    assert KERNELS[ge.ReluOp](None) is torch.tanh
+    from ge_dialect.patterns import Op, RewriteRule, Var
+
+    rule = RewriteRule("x + 0 -> x", Op(ge.AddOp, Var("x")), lambda m: m.x)
+    with pytest.raises(PluginError, match="canonicalization 'x \\+ 0 -> x' is already"):
+        plugins.register_canonicalization(rule)

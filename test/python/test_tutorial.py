@@ -4,11 +4,13 @@ import os
 import re
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
 
-TUTORIAL = Path(__file__).parents[2] / "docs" / "writing-a-pattern.md"
+REPO = Path(__file__).parents[2]
+TUTORIAL = REPO / "docs" / "writing-a-pattern.md"
 BLOCK = re.compile(r"^```(\w+)(?: file=(\S+))?\n(.*?)^```$", re.M | re.S)
 
 
@@ -26,9 +28,25 @@ def workdir(tmp_path_factory):
     return root
 
 
-def run(command: str, cwd: Path):
-    env = dict(os.environ, PATH=os.pathsep.join([os.path.dirname(sys.executable),
-                                                 os.environ.get("PATH", "")]))
+@pytest.fixture(scope="module")
+def scripts(tmp_path_factory):
+    """This checkout's console scripts (pyproject.toml), as the venv would install
+    them: the tutorial runs the code under test even before a reinstall."""
+    folder = tmp_path_factory.mktemp("bin")
+    table = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["scripts"]
+    for name, target in table.items():
+        module, function = target.split(":")
+        path = folder / name
+        path.write_text(f"#!/bin/sh\nexec {sys.executable} -c 'import sys; from {module} "
+                        f"import {function}; sys.exit({function}())' \"$@\"\n")
+        path.chmod(0o755)
+    return folder
+
+
+def run(command: str, cwd: Path, scripts: Path):
+    env = dict(os.environ, PATH=os.pathsep.join([str(scripts), os.path.dirname(sys.executable),
+                                                 os.environ.get("PATH", "")]),
+               PYTHONPATH=os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]))
     return subprocess.run(["bash", "-o", "pipefail", "-c", command], cwd=cwd, env=env,
                           capture_output=True, text=True)
 
@@ -40,18 +58,18 @@ def test_every_code_block_is_a_file_a_command_or_sample_output():
 
 
 @pytest.mark.parametrize("command", [text for lang, _, text in blocks() if lang == "sh"])
-def test_shell_commands_succeed(workdir, command):
-    r = run(command, workdir)
+def test_shell_commands_succeed(workdir, scripts, command):
+    r = run(command, workdir, scripts)
     assert r.returncode == 0, f"{command}\n{r.stdout}\n{r.stderr}"
 
 
 @pytest.mark.parametrize("name", [name for _, name, text in blocks()
                                   if name and "// RUN:" in text])
-def test_filecheck_tests_pass(workdir, name):
+def test_filecheck_tests_pass(workdir, scripts, name):
     path = workdir / name
     for line in path.read_text().splitlines():
         if line.startswith("// RUN:"):
             command = line.removeprefix("// RUN:").replace("%s", str(path)).replace(
                 "%S", str(workdir))
-            r = run(command, workdir)
+            r = run(command, workdir, scripts)
             assert r.returncode == 0, f"{command}\n{r.stderr}"

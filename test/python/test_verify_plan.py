@@ -146,7 +146,7 @@ def test_verify_each_blames_a_planner_that_breaks_the_plan(tmp_path, monkeypatch
     assert code == INTERNAL_ERROR, err
     first = err.splitlines()[0]
     assert first.startswith("ge-opt: internal compiler error in pass 'memory-reuse' (its output "
-                            "does not verify): VerifyException: IR after pass 'memory-reuse' "
+                            "does not verify): PassVerifyError: IR after pass 'memory-reuse' "
                             "does not verify: its device plan is broken: @towers: ")
     assert "overlap but may be live at once" in first
     # Without the guard rails nothing checks; verify-plan then says it, as a user error.

@@ -14,6 +14,7 @@
 // CHECK-NEXT:   {{[0-9.]+ +[0-9.]+}}    cse
 // CHECK-NEXT:   {{[0-9.]+ +[0-9.]+}}    dce
 // CHECK-NEXT:   {{[0-9.]+ +100.0}}  total
+// CHECK-NEXT:   {{[0-9.]+}}          start-up before the first pass: imports, parsing the input
 // CHECK:      pass statistics
 // CHECK-NEXT:   ge-O1/canonicalize
 // CHECK-DAG:           1  x + 0 -> x
