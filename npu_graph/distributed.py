@@ -52,6 +52,32 @@ def _init(rank: int, world: int, port: int) -> None:
                             world_size=world)
 
 
+def start_ranks(target, world: int, paths: Sequence[str]) -> list:
+    """Spawn ranks 1..world-1, each running `target(rank, world, port, paths[rank])`,
+    and join their group as rank 0. Data and pipeline parallel start theirs so."""
+    port = _free_port()
+    spawn = mp.get_context("spawn").Process
+    procs = [spawn(target=target, args=(r, world, port, paths[r]), daemon=True)
+             for r in range(1, world)]
+    for p in procs:
+        p.start()
+    _init(0, world, port)
+    return procs
+
+
+def stop_ranks(procs: list, directory: tempfile.TemporaryDirectory | None) -> None:
+    """Rank 0's close: broadcast None (every serving rank's stop), leave the
+    group, reap the ranks it started and remove their files."""
+    if not dist.is_initialized():
+        return
+    dist.broadcast_object_list([None], src=0)
+    dist.destroy_process_group()
+    for p in procs:
+        p.join(timeout=30)
+    if directory is not None:
+        directory.cleanup()
+
+
 def _serve(rank: int, world: int, port: int, path: str) -> None:
     """A rank started by DataParallel: join the group, then `serve`."""
     torch.set_num_threads(1)
@@ -106,13 +132,7 @@ class DataParallel:
         self._dir = tempfile.TemporaryDirectory(prefix="npu_graph_dp_")
         self.path = os.path.join(self._dir.name, "graph.npu")
         graph.save(self.path)
-        port = _free_port()
-        self._ranks = mp.get_context("spawn").Process
-        self._procs = [self._ranks(target=_serve, args=(r, devices, port, self.path),
-                                   daemon=True) for r in range(1, devices)]
-        for p in self._procs:
-            p.start()
-        _init(0, devices, port)
+        self._procs = start_ranks(_serve, devices, [self.path] * devices)
 
     def run(self, inputs: Sequence[torch.Tensor]) -> list[torch.Tensor]:
         shards = [torch.chunk(x, self.devices, dim=0) for x in inputs]
@@ -158,11 +178,4 @@ class DataParallel:
         return multicard.simulate_data_parallel(stage, self.devices, share, out_bytes, hw)
 
     def close(self) -> None:
-        if not dist.is_initialized():
-            return
-        dist.broadcast_object_list([None], src=0)
-        dist.destroy_process_group()
-        for p in self._procs:
-            p.join(timeout=30)
-        if self._dir is not None:
-            self._dir.cleanup()
+        stop_ranks(self._procs, self._dir)

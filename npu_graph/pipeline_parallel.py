@@ -35,13 +35,12 @@ from collections.abc import Sequence
 
 import torch
 import torch.distributed as dist
-import torch.multiprocessing as mp
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp, StringAttr
 
 from ge_dialect import ascend, find_func
 from npu_graph import compiler
-from npu_graph.distributed import _free_port, _init
+from npu_graph.distributed import _init, start_ranks, stop_ranks
 from npu_graph.graph import OptimizedGraph
 from passes.pipelines import DEFAULT_MAX_STREAMS, pipeline_parallel_passes
 from runtime import cost_model, kernels, multicard
@@ -248,13 +247,7 @@ class PipelineParallel:
         self._setup(partition(graph, devices, max_streams), micro_batches)
         self._dir = tempfile.TemporaryDirectory(prefix="npu_graph_pp_")
         paths = save_stages(self.stages, self._dir.name)
-        port = _free_port()
-        spawn = mp.get_context("spawn").Process
-        self._procs = [spawn(target=_serve_stage, args=(r, devices, port, paths[r]), daemon=True)
-                       for r in range(1, devices)]
-        for p in self._procs:
-            p.start()
-        _init(0, devices, port)
+        self._procs = start_ranks(_serve_stage, devices, paths)
 
     @classmethod
     def joined(cls, stages: list[OptimizedGraph], micro_batches: int | None = None
@@ -305,11 +298,4 @@ class PipelineParallel:
         return multicard.simulate_pipeline(stages, self.last_micro_batches, self.size, hardware)
 
     def close(self) -> None:
-        if not dist.is_initialized():
-            return
-        dist.broadcast_object_list([None], src=0)
-        dist.destroy_process_group()
-        for p in self._procs:
-            p.join(timeout=30)
-        if self._dir is not None:
-            self._dir.cleanup()
+        stop_ranks(self._procs, self._dir)
