@@ -71,6 +71,7 @@ def stop_ranks(procs: list, directory: tempfile.TemporaryDirectory | None) -> No
     if not dist.is_initialized():
         return
     dist.broadcast_object_list([None], src=0)
+    dist.barrier()  # see serve: no rank tears down while a peer is still leaving
     dist.destroy_process_group()
     for p in procs:
         p.join(timeout=30)
@@ -105,6 +106,10 @@ def serve(path: str) -> None:
             dist.gather_object([(o.shape, o.dtype) for o in outputs], None, dst=0)
             for o in outputs:
                 dist.send(o.contiguous(), dst=0)
+        # Every rank reaches this barrier before any destroys its group: a rank
+        # that tears down its gloo connections while a peer still uses them
+        # makes that peer abort at exit ("terminate called ...").
+        dist.barrier()
     finally:
         dist.destroy_process_group()
 

@@ -226,6 +226,7 @@ def serve_stage(path: str) -> None:
                     for i, o in enumerate(outputs):
                         transport.send(o, 0, first_out + i)
             transport.flush()
+        dist.barrier()  # as in distributed.serve: leave together
     finally:
         dist.destroy_process_group()
 
