@@ -1,6 +1,7 @@
 """Microbenchmark: conv algorithms on ResNet-50's conv shapes.
 
     python -m bench.conv_micro [--batch 1] [--iterations 20] [--threads 2] [--layout nhwc]
+    python -m bench.conv_micro --layout blocked --batch 8   # oneDNN on nChw<B>c buffers
 
 For every distinct conv shape of ResNet-50 it times (median ms, one process,
 the algorithms interleaved, best of --iterations calls) each algorithm of
@@ -10,6 +11,10 @@ output in the given layout (the arena's): the library conv (oneDNN), the
 library conv on a channels_last copy of the input, 1x1 convs as GEMMs,
 img2col + GEMM. Each figure includes
 writing the result into a preallocated output, as the runtime does.
+With `--layout blocked` (oneDNN's nChw<B>c, runtime/host/blocked.py) it
+times oneDNN's blocked kernel against its NHWC one between two reorders
+(`onednn.conv2d_via_nhwc`), and the NHWC kernel alone; `via_nhwc` marks
+the shapes where the runtime takes the detour (`onednn.prefers_nhwc`).
 The load average is printed: figures from a busy machine are not comparable.
 """
 
@@ -109,16 +114,62 @@ def candidates(n, cin, cout, size, k, stride, layout="nchw"):
     return runs, ref, out
 
 
+def blocked_candidates(n, cin, cout, size, k, stride):
+    """The `candidates` of a conv between Blocked buffers (with ReLU, as in ResNet)."""
+    from runtime.host import activations, onednn
+
+    pad, relu = k // 2, [activations.RELU.dnnl_post_op()]
+    params = ((stride, stride), (pad, pad), (1, 1), 1)
+    x, w, b = torch.randn(n, cin, size, size), torch.randn(cout, cin, k, k), torch.randn(cout)
+    ref = F.relu(F.conv2d(x, w, b, *params))
+    src = onednn.Blocked(onednn.Blocked.of(x), x.shape)
+    out = onednn.Blocked(torch.empty(ref.numel()), ref.shape)
+    x_nhwc = x.contiguous(memory_format=torch.channels_last)
+    out_nhwc = torch.empty_like(ref).contiguous(memory_format=torch.channels_last)
+    return {"blocked": onednn.conv2d(src, w, b, out, *params, relu),
+            "via_nhwc": onednn.conv2d_via_nhwc(src, w, b, out, *params, relu,
+                                               onednn.Workspace()),
+            "nhwc_alone": onednn.conv2d(x_nhwc, w, b, out_nhwc, *params, relu)}, ref, out
+
+
+def main_blocked(args) -> int:
+    from runtime.host import onednn
+
+    if onednn.block() is None:
+        print("no native blocked kernel on this CPU")
+        return 1
+    print(f"load average {os.getloadavg()[0]:.2f}, {torch.get_num_threads()} threads, "
+          f"batch {args.batch}, nChw{onednn.block()}c")
+    for cin, cout, size, k, stride, count in RESNET50_CONVS:
+        if cin % onednn.block() or cout % onednn.block():
+            continue
+        runs, ref, out = blocked_candidates(args.batch, cin, cout, size, k, stride)
+        runs["via_nhwc"]()
+        torch.testing.assert_close(out.logical(), ref, rtol=1e-3, atol=1e-3)
+        times: dict[str, list[float]] = {name: [] for name in runs}
+        for _ in range(3):
+            for name, run in runs.items():
+                times[name].append(min_ms(run, max(1, args.iterations // 3)))
+        chosen = "via_nhwc" if onednn.prefers_nhwc((cout, cin, k, k), 1) else "blocked"
+        print(f"{cin:>5}->{cout:<5} {size:>3}px k{k} s{stride} x{count}: "
+              + "  ".join(f"{n} {min(t):.3f}ms" for n, t in times.items())
+              + f"  runtime takes {chosen}")
+    print(f"load average at end {os.getloadavg()[0]:.2f}")
+    return 0
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="bench.conv_micro", description=__doc__.split("\n")[0])
     p.add_argument("--batch", type=int, default=1)
     p.add_argument("--iterations", type=int, default=20)
     p.add_argument("--threads", type=int, default=0)
-    p.add_argument("--layout", choices=["nchw", "nhwc"], default="nchw",
+    p.add_argument("--layout", choices=["nchw", "nhwc", "blocked"], default="nchw",
                    help="the activations' layout (input and output)")
     args = p.parse_args(argv)
     if args.threads:
         torch.set_num_threads(args.threads)
+    if args.layout == "blocked":
+        return main_blocked(args)
     print(f"load average {os.getloadavg()[0]:.2f}, {torch.get_num_threads()} threads, "
           f"torch {torch.__version__}, batch {args.batch}, {args.layout}")
     totals: dict[str, float] = {}

@@ -213,6 +213,7 @@ class Executable:
                    if o.blocked and o.primitives and o.algorithms and o.zero_copy
                    and dnnl.available() else set())
         self._view_buffers(nhwc, blocked)
+        self.workspace = dnnl.Workspace()  # scratch the task runners share
         try:
             self.runners = self._runners()
         except dnnl.OneDNNError:
@@ -299,7 +300,7 @@ class Executable:
                                            [self.values[s] for s in task.ins],
                                            [s in self.weight_slots for s in task.ins], outs,
                                            self.options.algorithms, self.options.primitives,
-                                           relu_input)
+                                           relu_input, self.workspace)
             if fast is not None:
                 return fast
         body = task.body

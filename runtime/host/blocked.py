@@ -27,7 +27,10 @@ buffer (runtime/host/channels_last.py) of fp32 with channels a multiple of B tha
 is not a graph result. A group of ResNet-50 runs from the stem's output to
 the global pool; MobileNetV2's 24-channel buffers keep its group NHWC.
 Last, a group's activations must be large (`MIN_ROWS`): where they fit in
-cache, oneDNN's NHWC kernels were the faster ones.
+cache, oneDNN's NHWC kernels were the faster ones. Inside a blocked group, a
+conv whose blocked kernel is the slow one (`onednn.prefers_nhwc`: wide 3x3
+convs with AVX2) reorders its input into NHWC scratch and its result back
+(`onednn.conv2d_via_nhwc`), so the 1x1 convs around it keep the blocked kernel.
 """
 
 from __future__ import annotations

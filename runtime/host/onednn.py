@@ -478,10 +478,12 @@ def _with_weights(x: torch.Tensor | Sequence[int], weight: torch.Tensor,
 
 
 def _bound(handles: _Handles, x, weight, bias, out, post_ops, create) -> Primitive:
-    """_with_weights' work, its C objects collected in `handles`."""
+    """_with_weights' work, its C objects collected in `handles`. An `out`
+    given by its shape is NHWC bytes passed with each call, after the source."""
     src, src_pointer = _source(handles, x, isinstance(out, Blocked), weight.dtype)
     wany = handles.md(weight.shape, None, dtype=weight.dtype)
-    dst = handles.of(out)
+    dst_per_call = isinstance(out, Sequence)
+    dst = _source(handles, out)[0] if dst_per_call else handles.of(out)
     b = None if bias is None else bias.contiguous()
     bmd = handles.md(b.shape, b.stride(), dtype=b.dtype) if b is not None else None
     attr = _attributes(handles, post_ops)
@@ -490,13 +492,15 @@ def _bound(handles: _Handles, x, weight, bias, out, post_ops, create) -> Primiti
     wmd = _query_md(pd, QUERY_WEIGHTS_MD)
     packed = _reordered(handles, weight, wmd)
     bound = not isinstance(x, Sequence)
-    keep = [packed, out] + ([b] if b is not None else []) + ([x] if bound else [])
+    keep = ([packed] + ([] if dst_per_call else [out]) + ([b] if b is not None else [])
+            + ([x] if bound else []))
     args = {ARG_SRC: (src, src_pointer), ARG_WEIGHTS: (wmd, packed.data_ptr()),
-            ARG_DST: (dst, out.data_ptr())}
+            ARG_DST: (dst, 0 if dst_per_call else out.data_ptr())}
     if b is not None:
         args[ARG_BIAS] = (bmd, b.data_ptr())
     _with_scratchpad(handles, pd, args, keep)
-    return Primitive(handles, pd, args, [] if bound else [ARG_SRC], keep)
+    rebind = ([] if bound else [ARG_SRC]) + ([ARG_DST] if dst_per_call else [])
+    return Primitive(handles, pd, args, rebind, keep)
 
 
 def conv2d(x: torch.Tensor | Blocked | Sequence[int], weight: torch.Tensor,
@@ -516,6 +520,94 @@ def conv2d(x: torch.Tensor | Blocked | Sequence[int], weight: torch.Tensor,
             _Dims(*padding), attr), "dnnl_convolution_forward_primitive_desc_create")
     grouped = weight if groups == 1 else weight.reshape(groups, -1, *weight.shape[1:])
     return _with_weights(x, grouped, bias, out, post_ops, create)
+
+
+class Workspace:
+    """Scratch bytes shared by the primitives of one executable (a replica),
+    which run one at a time: each reserves what it needs at load; the bytes
+    are allocated once, at the first call, for the largest reservation."""
+
+    def __init__(self):
+        self.nbytes = 0
+        self._data: torch.Tensor | None = None
+
+    def reserve(self, nbytes: int) -> None:
+        self.nbytes = max(self.nbytes, nbytes)
+
+    def data(self) -> torch.Tensor:
+        if self._data is None or self._data.numel() < self.nbytes:
+            self._data = _buffer(self.nbytes)
+        return self._data
+
+
+def _reorder(src_md, src_pointer: int, dst_md, dst_pointer: int, rebind: Sequence[int],
+             keep: list) -> Primitive:
+    """A reorder between two layouts of the same logical tensor."""
+    handles, engine = _Handles(), _engine_and_stream()[0]
+    try:
+        pd = handles.own("primitive_desc", ctypes.c_void_p())
+        _check(library().dnnl_reorder_primitive_desc_create(ctypes.byref(pd), src_md, engine,
+                                                            dst_md, engine, None),
+               "dnnl_reorder_primitive_desc_create")
+        return Primitive(handles, pd, {ARG_SRC: (src_md, src_pointer),
+                                       ARG_DST: (dst_md, dst_pointer)}, rebind, keep)
+    except BaseException:
+        handles.destroy()
+        raise
+
+
+def _aligned(nbytes: int) -> int:
+    return -(-nbytes // 64) * 64
+
+
+def prefers_nhwc(weight_shape: Sequence[int], groups: int) -> bool:
+    """Whether a conv between Blocked buffers runs faster as oneDNN's NHWC
+    kernel between two reorders (`conv2d_via_nhwc`) than as its blocked one.
+
+    Measured with AVX2 (nChw8c), ResNet-50's convs at batch 8 (bench/conv_micro.py
+    --layout blocked): oneDNN's blocked 3x3 kernel (`jit:avx2`) trails its NHWC
+    one (`brgconv:avx2`) from 128 channels up, more on smaller maps (512
+    channels on 7x7: 13-15 ms against 10.8 ms with both reorders), while its
+    blocked 1x1 kernel is the faster one; so the buffers stay blocked and
+    these convs alone take the detour. With 64 channels the reorders cost more
+    than the kernel saves. The whole of ResNet-50 at batch 8 ran 4-5% faster.
+    Not measured with AVX-512 (nChw16c), where the blocked layout was chosen:
+    there every conv stays blocked."""
+    out_channels, per_group, kh, kw = weight_shape
+    return (block() == 8 and groups == 1 and (kh, kw) != (1, 1) and per_group >= 128
+            and out_channels >= 128)
+
+
+def conv2d_via_nhwc(x: Blocked, weight: torch.Tensor, bias: torch.Tensor | None, out: Blocked,
+                    stride: Sequence[int], padding: Sequence[int], dilation: Sequence[int],
+                    groups: int, post_ops: Sequence[tuple], workspace: Workspace
+                    ) -> Callable[[], None]:
+    """conv2d from and into Blocked buffers through NHWC copies in `workspace`:
+    reorder the input, oneDNN's NHWC conv (with `post_ops`, not a sum), reorder
+    the result (`prefers_nhwc` says when it pays)."""
+    if any(op[0] == "sum" for op in post_ops):
+        raise OneDNNError("conv2d_via_nhwc does not accumulate into its output")
+    conv = conv2d(list(x.shape), weight, bias, list(out.shape), stride, padding, dilation,
+                  groups, post_ops)
+    mds, keep = _Handles(), [x, out]
+    try:
+        src_nhwc, dst_nhwc = _source(mds, list(x.shape))[0], _source(mds, list(out.shape))[0]
+        to_nhwc = _reorder(mds.of(x), x.data_ptr(), src_nhwc, 0, [ARG_DST], keep)
+        back = _reorder(dst_nhwc, 0, mds.of(out), out.data_ptr(), [ARG_SRC], keep)
+    finally:
+        mds.destroy()  # the primitives and memories keep their own copies
+    src_bytes = _aligned(x.data.numel() * 4)
+    workspace.reserve(src_bytes + out.data.numel() * 4)
+
+    def run():
+        data = workspace.data()
+        a, b = data[:src_bytes], data[src_bytes:]
+        to_nhwc(a)
+        conv(a, b)
+        back(b)
+    run.impl = conv.impl
+    run.parts = (to_nhwc, conv, back)  # alive as long as the runner
+    return run
 
 
 def linear(x: torch.Tensor | Sequence[int], weight: torch.Tensor, bias: torch.Tensor | None,

@@ -60,7 +60,8 @@ class Task:
     `ins` are the task's input tensors where known at load time (None for
     graph inputs), `constants` which of them are weights (whose values may be
     read at load), `out` its output view, `relu_input` whether a runner
-    marked `writes_relu` writes its first input."""
+    marked `writes_relu` writes its first input, `workspace` the scratch
+    bytes the executable's primitives share."""
 
     block: Block
     body: BlockProgram
@@ -70,6 +71,7 @@ class Task:
     algorithms: bool
     primitives: bool
     relu_input: bool
+    workspace: dnnl.Workspace | None = None
 
     @property
     def ops(self) -> list[Operation]:
@@ -219,12 +221,22 @@ def _conv_primitive(c: ConvTask) -> Runner | None:
     x = t.ins[p.x]
     if x is None and str(p.conv.input.type.element_type) != "f32":
         return None  # a graph input of another type: the descriptors are fp32
+    mark = _writes_relu if p.act is not None and p.act.clamps_at_zero() else (lambda r: r)
+    if (isinstance(x, dnnl.Blocked) and p.residual is None and t.workspace is not None and dnnl.prefers_nhwc(c.weight.shape, c.params[3])):
+        try:
+            run = dnnl.conv2d_via_nhwc(x, c.weight, c.bias, out, *c.params, post_ops,
+                                       t.workspace)
+        except dnnl.OneDNNError:
+            return None
+
+        def onednn_primitive_via_nhwc(*args):
+            run()
+        return mark(onednn_primitive_via_nhwc)
     try:
         primitive = dnnl.conv2d(x if x is not None else p.conv.input.type.get_shape(),
                                 c.weight, c.bias, out, *c.params, post_ops=post_ops)
     except dnnl.OneDNNError:
         return None
-    mark = _writes_relu if p.act is not None and p.act.clamps_at_zero() else (lambda r: r)
     retarget = (lambda r: r) if p.residual is not None else (
         lambda r: _retargetable(r, primitive))
     if x is None:  # a graph input: its bytes arrive with each call
@@ -690,14 +702,15 @@ BLOCKED_RUNNERS = (ge.Conv2dOp, ge.MaxPool2dOp, ge.AdaptiveAvgPool2dOp)
 
 def specialize(block: Block, body, ins: list, constants: list[bool], outs: list,
                algorithms: bool = True, primitives: bool = True,
-               relu_input: bool = False) -> Runner | None:
+               relu_input: bool = False, workspace: dnnl.Workspace | None = None
+               ) -> Runner | None:
     """A runner writing the task's result into `outs[0]`, or None for the generic path.
 
     `body` is the task's BlockProgram; see `Task` for the rest."""
     runner = None
     if len(outs) == 1 and outs[0] is not None:
         t = Task(block, body, ins, constants, outs[0], algorithms, primitives and algorithms,
-                 relu_input)
+                 relu_input, workspace)
         runner = _specialized(t) if t.ops else None
     if runner is None and any(isinstance(v, dnnl.Blocked) for v in (*ins, *outs)):
         # Only a oneDNN primitive reads a blocked buffer, and none was made: the

@@ -223,6 +223,28 @@ def test_blocked_residual_sum_then_relu():
     torch.testing.assert_close(into.logical(), F.relu(F.conv2d(x, w, b) + residual), **TOL)
 
 
+@pytest.mark.skipif(BLOCK is None, reason="no native blocked kernel on this CPU")
+def test_convs_via_nhwc_share_one_workspace_and_write_every_element():
+    """Two convs between blocked buffers through NHWC copies in one workspace:
+    the second reserves more than the first, which then runs on the larger bytes."""
+    torch.manual_seed(0)
+    workspace, runs = onednn.Workspace(), []
+    for cin, cout, size, stride in ((16, 32, 6, 1), (32, 16, 9, 2)):
+        x, w, b = torch.randn(2, cin, size, size), torch.randn(cout, cin, 3, 3), torch.randn(cout)
+        expected = F.relu(F.conv2d(x, w, b, stride, 1))
+        out = nan_blocked(*expected.shape)
+        run = onednn.conv2d_via_nhwc(blocked(x), w, b, out, (stride, stride), (1, 1), (1, 1), 1,
+                                     [activations.RELU.dnnl_post_op()], workspace)
+        runs.append((run, out, expected))
+    assert workspace.nbytes >= 4 * (2 * 32 * 81 + 2 * 16 * 25)
+    for run, out, expected in runs:
+        run()
+        torch.testing.assert_close(out.logical(), expected, **TOL)
+    with pytest.raises(onednn.OneDNNError, match="accumulate"):
+        onednn.conv2d_via_nhwc(blocked(x), w, b, out, (2, 2), (1, 1), (1, 1), 1, [("sum",)],
+                               workspace)
+
+
 def test_a_conv_mixing_nhwc_and_blocked_is_refused():
     """oneDNN has only its reference loop for it: refused, not run slowly."""
     x, w = nhwc(1, 16, 8, 8), torch.randn(16, 16, 1, 1)
