@@ -63,22 +63,24 @@ def conv(x_shape: Sequence[int], x_view: torch.Tensor | None, src_cast: bool,
 
 def _native_conv(x_shape, x_view, src_cast, weight, bias, out, residual, params, post_ops,
                  x, r) -> Runner | None:
-    if residual is not None and residual.dtype != out.dtype:
-        return None  # the sum post-op reads the destination in its own type
     staged = src_cast or x_view is None
     source = _staging(x_shape, weight.dtype) if staged else x_view
+    # The residual: summed into the destination that holds it, else read by a
+    # binary post-op in its own type (an fp32 residual into a bf16 destination).
+    if residual is None:
+        add = []
+    elif residual.data_ptr() == out.data_ptr() and residual.dtype == out.dtype:
+        add = [("sum",)]
+    else:
+        add = [("add", residual)]
     try:
-        primitive = dnnl.conv2d(source, weight, bias, out, *params,
-                                post_ops=[("sum",)] * (residual is not None) + post_ops)
+        primitive = dnnl.conv2d(source, weight, bias, out, *params, post_ops=add + post_ops)
     except dnnl.OneDNNError:
         return None
-    aliased = residual is None or residual.data_ptr() == out.data_ptr()
 
     def onednn_bf16_conv(*args):
         if staged:
             source.copy_(args[x])
-        if not aliased:
-            out.copy_(args[r])
         primitive()
     return _with_path(onednn_bf16_conv, "onednn-bf16", primitive)
 

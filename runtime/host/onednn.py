@@ -59,6 +59,9 @@ QUERY_WEIGHTS_MD = 131     # dnnl_query_weights_md
 QUERY_SCRATCHPAD_MD = 136  # dnnl_query_scratchpad_md
 RUNTIME_OMP = 2            # DNNL_RUNTIME_OMP
 ARG_SRC, ARG_DST, ARG_WEIGHTS, ARG_BIAS, ARG_SCRATCHPAD = 1, 17, 33, 41, 80
+ARG_SRC_1 = 2              # the second source of a binary post-op
+ARG_ATTR_MULTIPLE_POST_OP_BASE = 32768  # post-op i's arguments: base * (i + 1) | ARG_SRC_1
+BINARY_ADD = 0x1FFF0       # dnnl_binary_add
 
 # dnnl_alg_kind_t of the eltwise post-ops the runtime uses (runtime/host/activations.py)
 ELTWISE = {"relu": 0x20, "tanh": 0x21, "hardsigmoid": 0x28, "logistic": 0x29,
@@ -351,26 +354,36 @@ def _impl(pd) -> str:
     return (name.value or b"?").decode()
 
 
-def _attributes(handles: _Handles, post_ops: Sequence[tuple]) -> ctypes.c_void_p:
+def _attributes(handles: _Handles, post_ops: Sequence[tuple]) -> tuple[ctypes.c_void_p, dict]:
     """User-managed scratchpad and the post-ops: ("sum",) accumulates into the
-    destination, ("eltwise", name, alpha, beta) applies an ELTWISE kind."""
+    destination, ("add", view) adds a tensor of the destination's shape read
+    in its own type and layout (a binary post-op: an fp32 residual into a
+    bf16 destination, or a residual that is not the destination's bytes),
+    ("eltwise", name, alpha, beta) applies an ELTWISE kind. Also the
+    arguments the "add" post-ops read, {arg: (md, view)}."""
     lib = library()
     attr = handles.own("primitive_attr", ctypes.c_void_p())
     _check(lib.dnnl_primitive_attr_create(ctypes.byref(attr)), "dnnl_primitive_attr_create")
     _check(lib.dnnl_primitive_attr_set_scratchpad_mode(attr, SCRATCHPAD_USER),
            "dnnl_primitive_attr_set_scratchpad_mode")
+    reads = {}
     if post_ops:
         ops = handles.own("post_ops", ctypes.c_void_p())
         _check(lib.dnnl_post_ops_create(ctypes.byref(ops)), "dnnl_post_ops_create")
-        for op in post_ops:
+        for i, op in enumerate(post_ops):
             if op[0] == "sum":
                 _check(lib.dnnl_post_ops_append_sum(ops, 1.0, 0, 0), "dnnl_post_ops_append_sum")
+            elif op[0] == "add":
+                md = handles.of(op[1])
+                _check(lib.dnnl_post_ops_append_binary(ops, BINARY_ADD, md),
+                       "dnnl_post_ops_append_binary")
+                reads[ARG_ATTR_MULTIPLE_POST_OP_BASE * (i + 1) | ARG_SRC_1] = (md, op[1])
             else:
                 _, name, alpha, beta = op
                 _check(lib.dnnl_post_ops_append_eltwise(ops, ELTWISE[name], alpha, beta),
                        "dnnl_post_ops_append_eltwise")
         _check(lib.dnnl_primitive_attr_set_post_ops(attr, ops), "dnnl_primitive_attr_set_post_ops")
-    return attr
+    return attr, reads
 
 
 def _reordered(handles: _Handles, weight: torch.Tensor, md) -> torch.Tensor:
@@ -486,7 +499,7 @@ def _bound(handles: _Handles, x, weight, bias, out, post_ops, create) -> Primiti
     dst = _source(handles, out)[0] if dst_per_call else handles.of(out)
     b = None if bias is None else bias.contiguous()
     bmd = handles.md(b.shape, b.stride(), dtype=b.dtype) if b is not None else None
-    attr = _attributes(handles, post_ops)
+    attr, reads = _attributes(handles, post_ops)
     pd = handles.own("primitive_desc", ctypes.c_void_p())
     create(ctypes.byref(pd), src, wany, bmd, dst, attr)
     wmd = _query_md(pd, QUERY_WEIGHTS_MD)
@@ -498,6 +511,9 @@ def _bound(handles: _Handles, x, weight, bias, out, post_ops, create) -> Primiti
             ARG_DST: (dst, 0 if dst_per_call else out.data_ptr())}
     if b is not None:
         args[ARG_BIAS] = (bmd, b.data_ptr())
+    for arg, (md, view) in reads.items():
+        args[arg] = (md, view.data_ptr())
+        keep.append(view)
     _with_scratchpad(handles, pd, args, keep)
     rebind = ([] if bound else [ARG_SRC]) + ([ARG_DST] if dst_per_call else [])
     return Primitive(handles, pd, args, rebind, keep)
@@ -686,7 +702,7 @@ def _pooling(handles: _Handles, algorithm: int, x, out, dst, stride: Sequence[in
     """A pooling primitive from the view `x` into `out`, described by `dst`;
     its C objects collected in `handles`."""
     src = handles.of(x)
-    attr = _attributes(handles, ())
+    attr, _ = _attributes(handles, ())
     pd = handles.own("primitive_desc", ctypes.c_void_p())
     _check(library().dnnl_pooling_forward_primitive_desc_create(
         ctypes.byref(pd), _engine_and_stream()[0], FORWARD_INFERENCE, algorithm, src, dst,
@@ -713,7 +729,7 @@ def conv_impl(dtype: torch.dtype = torch.float32) -> str | None:
         src = handles.md([n, c, h, w], nhwc, dtype=dtype)
         dst = handles.md([n, c, h, w], nhwc, dtype=dtype)
         weights = handles.md([c, c, 3, 3], None, dtype=dtype)
-        attr = _attributes(handles, ())
+        attr, _ = _attributes(handles, ())
         pd = handles.own("primitive_desc", ctypes.c_void_p())
         _check(library().dnnl_convolution_forward_primitive_desc_create(
             ctypes.byref(pd), _engine_and_stream()[0], FORWARD_INFERENCE, CONVOLUTION_DIRECT,

@@ -208,16 +208,16 @@ class ConvTask:
 
 def _conv_primitive(c: ConvTask) -> Runner | None:
     """The conv as a oneDNN primitive created now for these views: the
-    activation as a post-op, a residual as a sum post-op into `out`, which is
-    the residual's bytes or gets a copy of it. None if oneDNN declines the
-    shape or the residual is laid out unlike `out`."""
+    activation as a post-op, a residual as a sum post-op into `out` where
+    `out` is the residual's bytes, else as a binary add post-op reading it.
+    None if oneDNN declines the shape or the residual is laid out unlike `out`."""
     p, t, out = c.pattern, c.task, c.out
     post_ops = [p.act.dnnl_post_op()] if p.act is not None else []
     res = c.residual_view()
     if p.residual is not None:
         if res is None or not dnnl.same_layout(res, out):
             return None
-        post_ops.insert(0, ("sum",))
+        post_ops.insert(0, ("sum",) if res.data_ptr() == out.data_ptr() else ("add", res))
     x = t.ins[p.x]
     if x is None and str(p.conv.input.type.element_type) != "f32":
         return None  # a graph input of another type: the descriptors are fp32
@@ -245,14 +245,6 @@ def _conv_primitive(c: ConvTask) -> Runner | None:
         def onednn_primitive_input(*args):
             primitive(dnnl.per_call(args[p.x], blocked))
         return mark(retarget(onednn_primitive_input))
-    if res is not None and res.data_ptr() != out.data_ptr():
-        source, target = (res.data, out.data) if isinstance(out, dnnl.Blocked) else (res, out)
-
-        def onednn_primitive_residual(*args):
-            target.copy_(source)
-            primitive()
-        return mark(onednn_primitive_residual)
-
     def onednn_primitive(*args):
         primitive()
     return mark(retarget(onednn_primitive))
@@ -381,6 +373,8 @@ def _conv_16bit(c: ConvTask, t: Task) -> Runner | None:
     body without casts runs torch's bf16 conv into the view, one with casts
     the generic path, op by op with torch's kernels."""
     p = c.pattern
+    if p.residual is not None and c.residual_view() is None:
+        return None  # a graph input as the residual: the generic path adds it
     if t.primitives:
         x_view = t.ins[p.x] if not p.src_cast else None
         runner = bf16.conv(p.conv.input.type.get_shape(), x_view, p.src_cast, c.weight, c.bias,

@@ -45,6 +45,26 @@ def test_conv_with_residual_and_relu(out_dtype, src_cast):
     close(out, want, out_dtype == torch.bfloat16)
 
 
+def test_an_fp32_residual_into_a_bf16_output():
+    """The residual keeps fp32 while the conv stores bf16: oneDNN's bf16 conv
+    reads it with a binary add post-op, the emulated path (a CPU without a
+    bf16 conv, such as AVX2 only) sums it in fp32; either way it is read,
+    not written."""
+    g = torch.Generator().manual_seed(2)
+    x = torch.randn(1, 16, 6, 6, generator=g).bfloat16().contiguous(
+        memory_format=torch.channels_last)
+    w = torch.randn(16, 16, 3, 3, generator=g).bfloat16()
+    residual = nhwc(1, 16, 6, 6) * 4
+    kept = residual.clone()
+    out = nhwc(1, 16, 6, 6, dtype=torch.bfloat16)
+    runner = bf16.conv(x.shape, x, False, w, None, out, residual, ((1, 1), (1, 1), (1, 1), 1),
+                       [("eltwise", "relu", 0.0, 0.0)], 0, 1)
+    assert runner is not None
+    runner(x, residual)
+    close(out, F.relu(F.conv2d(x.float(), w.float(), None, 1, 1) + residual), rounded=True)
+    assert torch.equal(residual, kept)  # read, not written
+
+
 @pytest.mark.parametrize("out_dtype", [torch.float32, torch.bfloat16])
 def test_linear_with_gelu(out_dtype):
     g = torch.Generator().manual_seed(1)
@@ -66,3 +86,25 @@ def test_an_fp32_input_is_rounded_to_bf16_as_the_cast_does():
     rows = torch.empty(1, 8)
     bf16.linear(0, 8, None, w, None, rows, [])(x)
     assert torch.equal(rows, torch.ones(1, 8))
+
+
+@pytest.mark.parametrize("mode", ["allow_fp32_to_bf16", "allow_mix_precision_bf16"])
+def test_a_conv_adding_a_graph_input_keeps_the_residual(mode):
+    """The residual of a fused conv + add is a graph input: no arena view is
+    known at load, so no bf16 runner may take the task (it would drop the add)."""
+    from npu_graph.compiler import compile_model
+
+    class ConvPlusInput(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv = torch.nn.Conv2d(8, 8, 3, padding=1)
+
+        def forward(self, x, y):
+            return torch.relu(self.conv(x) + y)
+
+    torch.manual_seed(0)
+    model = ConvPlusInput().eval()
+    inputs = (torch.randn(1, 8, 6, 6), 10 * torch.randn(1, 8, 6, 6))
+    (got,) = compile_model(model, inputs, precision_mode=mode).run(*inputs)
+    want = model(*inputs)
+    assert (got - want).abs().max().item() <= 2e-2 * want.abs().max().item()

@@ -245,6 +245,30 @@ def test_convs_via_nhwc_share_one_workspace_and_write_every_element():
                                workspace)
 
 
+@pytest.mark.parametrize("layout", ["nhwc", "blocked"])
+def test_add_post_op_reads_a_residual_held_elsewhere(layout):
+    """A binary add post-op: the residual is read from its own bytes, which
+    stay as they were (the sum post-op would need it copied into `out`)."""
+    if layout == "blocked" and BLOCK is None:
+        pytest.skip("no native blocked kernel on this CPU")
+    torch.manual_seed(0)
+    x, w, b = torch.randn(2, 16, 6, 6), torch.randn(16, 16, 3, 3), torch.randn(16)
+    residual = torch.randn(2, 16, 6, 6)
+    expected = F.relu(F.conv2d(x, w, b, 1, 1) + residual)
+    if layout == "nhwc":
+        src, res = (t.contiguous(memory_format=torch.channels_last) for t in (x, residual))
+        out = nhwc(2, 16, 6, 6)
+    else:
+        src, res, out = blocked(x), blocked(residual), nan_blocked(2, 16, 6, 6)
+    kept = (res.data if layout == "blocked" else res).clone()
+    primitive = onednn.conv2d(src, w, b, out, (1, 1), (1, 1), (1, 1), 1,
+                              [("add", res), activations.RELU.dnnl_post_op()])
+    assert not primitive.impl.startswith("ref")
+    primitive()
+    torch.testing.assert_close(out.logical() if layout == "blocked" else out, expected, **TOL)
+    assert torch.equal(res.data if layout == "blocked" else res, kept)
+
+
 def test_a_conv_mixing_nhwc_and_blocked_is_refused():
     """oneDNN has only its reference loop for it: refused, not run slowly."""
     x, w = nhwc(1, 16, 8, 8), torch.randn(16, 16, 1, 1)
