@@ -142,6 +142,39 @@ def test_task_times_warm_times_every_task_and_leaves_the_executable_correct():
                                    rtol=1e-4, atol=1e-4)
 
 
+def test_openvino_compare_times_every_task_kind_inside_correct_runs():
+    import torch
+
+    from bench.openvino_compare import timed_by_kind
+    from bench.suite import _models, compile_ours
+
+    model, inputs = _models(True)["tiny_resnet_bs1"]()
+    model.eval()
+    executable = compile_ours(model, inputs)[0].executable
+    seconds = timed_by_kind(executable)
+    with torch.no_grad():
+        torch.testing.assert_close(executable.run(*inputs)[0], model(*inputs),
+                                   rtol=1e-4, atol=1e-4)
+    kinds = {t.name.rsplit("_", 1)[0] for t in executable.tasks}
+    assert set(seconds) == kinds and all(s > 0 for s in seconds.values())
+
+
+def test_conv_micro_blocked_forms_compute_the_same_conv():
+    import pytest
+    import torch
+
+    from bench import conv_micro
+    from runtime.host import onednn
+
+    if onednn.block() is None:
+        pytest.skip("no native blocked kernel on this CPU")
+    runs, ref, out = conv_micro.blocked_candidates(2, 16, 16, 6, 3, 1)
+    for name in ("blocked", "via_nhwc"):
+        out.data.fill_(float("nan"))
+        runs[name]()
+        torch.testing.assert_close(out.logical(), ref, rtol=1e-4, atol=1e-4, msg=name)
+
+
 def test_paired_quartiles_are_of_the_round_by_round_ratios():
     from bench.suite import paired_quartiles
 
