@@ -93,6 +93,28 @@ def test_bottlenecks_with_residuals_in_place_and_strided_shortcuts():
     assert via == (1 if onednn.block() == 8 else 0), runners(executable)  # that 3x3 conv
 
 
+def test_replicas_running_at_once_each_have_their_own_workspace():
+    """Calls in flight at once run on replicas; the NHWC detour's scratch is
+    per replica, so no call reads another's reordered activations."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    torch.manual_seed(0)
+    model = randomize_batch_norm(ResNet(Bottleneck, [1, 1, 1, 1], width=16, num_classes=10))
+    inputs = [(torch.randn(2, 3, 64, 64),) for _ in range(24)]
+    module, _ = compiled(model, inputs[0])
+    executable = Executable(module)
+    with torch.no_grad():
+        expected = [model(*x) for x in inputs]
+    with ThreadPoolExecutor(4) as pool:
+        outs = list(pool.map(lambda x: executable.run(*x)[0], inputs))
+    for o, e in zip(outs, expected):
+        torch.testing.assert_close(o, e, **TOL)
+    replicas = {id(r): r for r in (executable, *executable._idle)}.values()
+    assert executable._replicas > 1
+    assert ("onednn_primitive_via_nhwc" in runners(executable)) == (onednn.block() == 8)
+    assert len({id(r.workspace) for r in replicas}) == len(replicas)
+
+
 class Chain(nn.Module):
     """conv relu -> conv relu [-> maxpool] -> conv -> global pool; the middle
     width and what follows the second conv vary per case."""
