@@ -621,8 +621,6 @@ def conv2d_via_nhwc(x: Blocked, weight: torch.Tensor, bias: torch.Tensor | None,
         to_nhwc(a)
         conv(a, b)
         back(b)
-    run.impl = conv.impl
-    run.parts = (to_nhwc, conv, back)  # alive as long as the runner
     return run
 
 

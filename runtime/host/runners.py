@@ -222,7 +222,8 @@ def _conv_primitive(c: ConvTask) -> Runner | None:
     if x is None and str(p.conv.input.type.element_type) != "f32":
         return None  # a graph input of another type: the descriptors are fp32
     mark = _writes_relu if p.act is not None and p.act.clamps_at_zero() else (lambda r: r)
-    if (isinstance(x, dnnl.Blocked) and p.residual is None and t.workspace is not None and dnnl.prefers_nhwc(c.weight.shape, c.params[3])):
+    if (isinstance(x, dnnl.Blocked) and p.residual is None and t.workspace is not None
+            and dnnl.prefers_nhwc(c.weight.shape, c.params[3])):
         try:
             run = dnnl.conv2d_via_nhwc(x, c.weight, c.bias, out, *c.params, post_ops,
                                        t.workspace)
