@@ -56,6 +56,7 @@ from xdsl.ir import SSAValue
 from ge_dialect import ascend, find_func
 from ge_dialect.ascend import CUBE_OPS
 from runtime import cost_model, kernels, pipelining, scheduler, trace
+from runtime.host import bf16
 from runtime.host import blocked as blocked_layout
 from runtime.host import channels_last as arena_layout
 from runtime.host import runners
@@ -308,6 +309,10 @@ class Executable:
         def generic(*args):
             for out, r in zip(outs, body(*args)):
                 out.copy_(r)
+        sixteen = {str(op.results[0].type.element_type) for op in task.op.body.walk()
+                   if isinstance(op, CUBE_OPS)} & {"bf16", "f16"}
+        if sixteen:  # which kernels its 16-bit matrix ops run on (runtime/host/bf16.py)
+            generic.path = bf16.generic_path(kernels.torch_dtype(sixteen.pop()))
         return generic
 
     def _add(self, tensor: torch.Tensor) -> int:

@@ -19,8 +19,10 @@ from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
 from xdsl.ir import Attribute, Operation
 
 from ge_dialect import ge
+from ge_dialect.ascend import CUBE_OPS
 from ge_dialect.tensors import to_numpy
 from runtime import custom_ops
+from runtime.host import bf16
 from runtime.host import nc1hwc0 as layout
 
 Kernel = Callable[..., torch.Tensor]
@@ -643,4 +645,7 @@ def prepare(op: Operation) -> Kernel:
     if preparer is None:
         raise KernelError(f"no host kernel for '{op.name}'; add one to runtime/kernels.py "
                           "KERNELS or register it with npu_graph.custom_op")
-    return preparer(op)
+    kernel = preparer(op)
+    if isinstance(op, CUBE_OPS) and str(op.results[0].type.element_type) in {"bf16", "f16"}:
+        return bf16.widened(kernel, torch_dtype(op.results[0].type.element_type))
+    return kernel

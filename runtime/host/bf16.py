@@ -22,7 +22,13 @@ The runner's `path` says which ran ("onednn-bf16:<impl>" or
 "emulated-fp32:<impl>"); `Executable.cube_paths()` counts them, and the
 benchmarks print it, so fp32 kernels are never reported as bf16 hardware.
 A task neither path takes (no oneDNN library, a layout it refuses) returns
-None: the caller runs it with torch's bf16 kernels.
+None: the caller runs it op by op. There the kernel table's 16-bit matrix
+ops (the attention's matmuls, a depthwise conv) take the same choice per op
+(`widened`): torch's 16-bit kernel where the CPU has 16-bit matrix
+instructions, else the operands widened to fp32 and the result rounded
+once, since torch's bf16 kernels without them convert element by element
+(a [12, 128, 64] batched matmul ran 28x slower than in fp32 on AVX2). Such
+a task's path is "generic:torch-bf16" or "generic:emulated-fp32".
 """
 
 from __future__ import annotations
@@ -34,6 +40,37 @@ import torch
 from runtime.host import onednn as dnnl
 
 Runner = Callable[..., None]
+
+
+def native(dtype: torch.dtype) -> bool:
+    """Whether torch's (oneDNN's) `dtype` matrix kernels run on this CPU's own
+    16-bit instructions (torch's own check: AVX512 or AMX for bf16,
+    AVX512_FP16 or AMX-FP16 for fp16)."""
+    if dtype == torch.bfloat16:
+        return torch.ops.mkldnn._is_mkldnn_bf16_supported()
+    if dtype == torch.float16:
+        return torch.ops.mkldnn._is_mkldnn_fp16_supported()
+    return True
+
+
+def widened(kernel: Callable[..., torch.Tensor], dtype: torch.dtype
+            ) -> Callable[..., torch.Tensor]:
+    """A 16-bit matrix kernel as fp32 compute where `dtype` is not native: a
+    product of two bf16 (or fp16) values is exact in fp32, so the result is
+    the cube's (16-bit operands, fp32 accumulation), rounded once to `dtype`."""
+    if native(dtype):
+        return kernel
+
+    def emulated(*args):
+        return kernel(*(a.float() if isinstance(a, torch.Tensor) and a.dtype == dtype else a
+                        for a in args)).to(dtype)
+    return emulated
+
+
+def generic_path(dtype: torch.dtype) -> str:
+    """The path an op-by-op cube task of `dtype` runs on (see `widened`)."""
+    return "generic:torch-" + str(dtype).removeprefix("torch.") if native(dtype) else (
+        "generic:emulated-fp32")
 
 
 def _staging(shape: Sequence[int], dtype: torch.dtype) -> torch.Tensor:

@@ -108,3 +108,37 @@ def test_a_conv_adding_a_graph_input_keeps_the_residual(mode):
     (got,) = compile_model(model, inputs, precision_mode=mode).run(*inputs)
     want = model(*inputs)
     assert (got - want).abs().max().item() <= 2e-2 * want.abs().max().item()
+
+
+def test_widened_matmul_is_the_cube_rounding_of_fp32_products():
+    """A 16-bit matmul of the kernel table: the exact products summed in fp32
+    and rounded once, whichever kernel this CPU runs it with."""
+    g = torch.Generator().manual_seed(0)
+    a, b = (torch.randn(2, 3, 16, 24, generator=g).bfloat16(),
+            torch.randn(2, 3, 24, 8, generator=g).bfloat16())
+    got = bf16.widened(torch.matmul, torch.bfloat16)(a, b)
+    assert got.dtype == torch.bfloat16
+    close(got, a.float() @ b.float(), rounded=True)
+
+
+@pytest.mark.parametrize("mode", ["allow_fp32_to_bf16", "allow_mix_precision_bf16"])
+def test_an_op_by_op_cube_task_names_its_path(mode):
+    """Attention's matmuls run op by op: the executable says whether on torch's
+    16-bit kernels (this CPU has 16-bit matrix instructions) or widened to fp32,
+    and the numbers stay within bf16 rounding of fp32 eager."""
+    from npu_graph.compiler import compile_model
+
+    class Attention(torch.nn.Module):
+        def forward(self, q, k, v):
+            return torch.softmax(q @ k.transpose(-1, -2) / 8.0, dim=-1) @ v
+
+    torch.manual_seed(0)
+    inputs = tuple(torch.randn(1, 4, 32, 16) for _ in range(3))
+    executable = compile_model(Attention().eval(), inputs, precision_mode=mode)
+    (got,) = executable.run(*inputs)
+    want = Attention()(*inputs)
+    assert (got.float() - want).abs().max().item() <= 3e-2 * want.abs().max().item()
+    expected = ("generic:torch-bfloat16" if bf16.native(torch.bfloat16)
+                else "generic:emulated-fp32")
+    paths = executable.cube_paths()
+    assert paths and all(key == f"bf16 {expected}" for key in paths), paths
