@@ -11,6 +11,7 @@ place there. `RUNNERS` maps a body's first op to the builder that knows it:
     linear [+ reshape] [+ relu | gelu]       linear runners (primitive, packed, addmm)
     the same in bf16, with precision-mode's  bf16 runners (runtime/host/bf16.py)
       casts around them
+    softmax(q @ k^T * s + mask) @ v          torch's fused attention (runtime/host/attention.py)
     max_pool2d, global average pooling       pool runners
     one data-movement op                     one copy, or none if planned in place
 
@@ -45,7 +46,7 @@ import torch.nn.functional as F
 from xdsl.ir import Block, BlockArgument, Operation
 
 from ge_dialect import ge
-from runtime.host import activations, bf16
+from runtime.host import activations, attention, bf16
 from runtime.host import onednn as dnnl
 from runtime.host.activations import ACTIVATIONS, PostOp
 from runtime.host.conv_algorithms import CONV_ALGORITHMS, as_rows, choose_conv, is_nhwc
@@ -719,6 +720,10 @@ def _specialized(t: Task) -> Runner | None:
     first = type(t.ops[0])
     if any(isinstance(v, dnnl.Blocked) for v in (*t.ins, t.out)) and first not in BLOCKED_RUNNERS:
         return None  # a torch-op runner cannot read it
+    if isinstance(t.ops[-1], ge.MatMulOp) and t.algorithms:
+        runner = attention.runner(t.block, t.ins, t.constants, t.out)
+        if runner is not None:
+            return runner
     builder = RUNNERS.get(first)
     if builder is not None:
         return builder(t)

@@ -1,0 +1,84 @@
+"""runtime/host/attention.py: op-fusion's attention group runs as torch's
+fused attention kernel, with the body's scale and mask, and exactly the
+body's answer where a query sees no key."""
+
+import math
+
+import pytest
+import torch
+
+from npu_graph.compiler import compile_model
+
+
+class Attention(torch.nn.Module):
+    """softmax(q @ k^T / sqrt(d) + mask) @ v over heads split from one qkv tensor."""
+
+    def __init__(self, heads=4, scale_by="div"):
+        super().__init__()
+        self.heads, self.scale_by = heads, scale_by
+
+    def forward(self, qkv, mask):
+        b, t, three_d = qkv.shape
+        d = three_d // 3 // self.heads
+        q, k, v = (x.reshape(b, t, self.heads, d).transpose(1, 2) for x in qkv.split(three_d // 3, -1))
+        scores = q @ k.transpose(-1, -2)
+        scores = scores / math.sqrt(d) if self.scale_by == "div" else scores * 0.125
+        return torch.softmax(scores + mask, dim=-1) @ v
+
+
+def runs(executable) -> dict[str, str]:
+    return {task.name: runner.__name__ for task, runner in zip(executable.tasks, executable.runners)}
+
+
+@pytest.mark.parametrize("scale_by", ["div", "mul"])
+@pytest.mark.parametrize("mask_shape", [(2, 1, 1, 16), (1, 1, 16, 16), (2, 4, 16, 16)])
+def test_attention_runs_fused_and_matches_eager(scale_by, mask_shape):
+    torch.manual_seed(0)
+    model = Attention(scale_by=scale_by).eval()
+    inputs = (torch.randn(2, 16, 3 * 32), torch.randn(*mask_shape))
+    executable = compile_model(model, inputs)
+    assert "attention" in runs(executable).values(), runs(executable)
+    for trial in range(2):  # new inputs: nothing is bound at load
+        inputs = (torch.randn(2, 16, 3 * 32), 3 * torch.randn(*mask_shape))
+        (got,) = executable.run(*inputs)
+        torch.testing.assert_close(got, model(*inputs), rtol=1e-5, atol=1e-5)
+
+
+def test_a_query_that_sees_no_key_gets_the_bodys_nan():
+    """Eager's softmax over a row of -inf is NaN; the fused kernel is not asked."""
+    torch.manual_seed(0)
+    model = Attention().eval()
+    mask = torch.zeros(2, 1, 16, 16)
+    executable = compile_model(model, (torch.randn(2, 16, 96), mask))
+    assert "attention" in runs(executable).values()
+    mask[1, 0, 3, :] = float("-inf")
+    inputs = (torch.randn(2, 16, 96), mask)
+    (got,) = executable.run(*inputs)
+    want = model(*inputs)
+    assert torch.equal(got.isnan(), want.isnan()) and want.isnan().any()
+    torch.testing.assert_close(got.nan_to_num(), want.nan_to_num(), rtol=1e-5, atol=1e-5)
+
+
+def test_masked_fill_attention_keeps_the_op_by_op_path():
+    """where(mask, fill, scores) is not an additive mask: not rewritten."""
+
+    class MaskedFill(torch.nn.Module):
+        def forward(self, q, k, v, keep):
+            scores = (q @ k.transpose(-1, -2)).masked_fill(~keep, -1e4)
+            return torch.softmax(scores, dim=-1) @ v
+
+    torch.manual_seed(0)
+    inputs = (torch.randn(1, 2, 8, 4), torch.randn(1, 2, 8, 4), torch.randn(1, 2, 8, 4),
+              torch.rand(1, 1, 8, 8) > 0.3)
+    executable = compile_model(MaskedFill().eval(), inputs)
+    assert "attention" not in runs(executable).values()
+    (got,) = executable.run(*inputs)
+    torch.testing.assert_close(got, MaskedFill()(*inputs), rtol=1e-5, atol=1e-5)
+
+
+def test_bf16_attention_keeps_the_op_by_op_path():
+    torch.manual_seed(0)
+    inputs = (torch.randn(2, 16, 96), torch.randn(2, 1, 1, 16))
+    executable = compile_model(Attention().eval(), inputs,
+                               precision_mode="allow_mix_precision_bf16")
+    assert "attention" not in runs(executable).values()
