@@ -559,6 +559,8 @@ class Executable:
         host time minus the time inside task calls (each task's kernels,
         epilogues and any copy into its view); `threads` is torch's intra-op
         thread count the run used (set it with torch.set_num_threads).
+        `host_workspace` is the host runtime's scratch beside the arena, shared
+        by the task runners of one replica (bf16 staging, NHWC detours).
         """
         slots = self.slots
         estimates = self.plan.estimates
@@ -573,6 +575,7 @@ class Executable:
             "memory_usage": self.arena.numel() / MB + dynamic_mb,
             "memory_lower_bound": None if lower is None else lower / MB,
             "memory_naive": self.memory_naive / MB,
+            "host_workspace": self.workspace.nbytes / MB,
             "memory_program_order": (None if self.memory_program_order is None
                                      else self.memory_program_order / MB),
             "throughput": self.batch_size / (makespan_ms / 1e3) if makespan_ms else 0.0,

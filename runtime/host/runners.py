@@ -382,7 +382,7 @@ def _conv_16bit(c: ConvTask, t: Task) -> Runner | None:
         runner = bf16.conv(p.conv.input.type.get_shape(), x_view, p.src_cast, c.weight, c.bias,
                            t.out, c.residual_view() if p.residual is not None else None,
                            c.params, [p.act.dnnl_post_op()] if p.act is not None else [],
-                           p.x, p.residual)
+                           p.x, p.residual, t.workspace)
         if runner is not None:
             return runner
     if p.src_cast or p.out_cast or c.weight.dtype != t.out.dtype:
@@ -480,7 +480,7 @@ def _linear_task(t: Task) -> Runner | None:
     rows = t.out.view(-1, features)
     if weight.dtype == torch.bfloat16 and t.primitives:  # precision-mode's (runtime/host/bf16.py)
         runner = bf16.linear(x, k, None if src_cast else t.ins[x], weight, bias, rows,
-                             [act.dnnl_post_op()] if act is not None else [])
+                             [act.dnnl_post_op()] if act is not None else [], t.workspace)
         if runner is not None:
             return runner
     if src_cast or cast or weight.dtype != rows.dtype:

@@ -142,3 +142,44 @@ def test_an_op_by_op_cube_task_names_its_path(mode):
                 else "generic:emulated-fp32")
     paths = executable.cube_paths()
     assert paths and all(key == f"bf16 {expected}" for key in paths), paths
+
+
+def test_bf16_staging_is_one_workspace_per_replica():
+    """The per-call buffers of bf16 convs (the input rounded to bf16 and
+    widened, an fp32 result before its rounding) share the executable's
+    workspace: sized for the largest conv, not the sum; replicas running at
+    once each have their own and compute what a lone run computes."""
+    import threading
+
+    from npu_graph.compiler import compile_model
+
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(
+        torch.nn.Conv2d(8, 16, 3, padding=1), torch.nn.ReLU(),
+        torch.nn.Conv2d(16, 32, 3, padding=1), torch.nn.ReLU(),
+        torch.nn.Conv2d(32, 8, 1)).eval()
+    executable = compile_model(model, (torch.randn(2, 8, 12, 12),),
+                               precision_mode="allow_fp32_to_bf16")
+    assert all("bf16" in key for key in executable.cube_paths()), executable.cube_paths()
+    # The largest need: conv 3's 32-channel input rounded to bf16 and widened
+    # to fp32 (6 bytes an element; 2 where the CPU has a bf16 kernel). The
+    # three convs' needs summed would be 8 + 16 + 32 channels' worth.
+    plane = 2 * 12 * 12
+    assert 0 < executable.workspace.nbytes <= plane * 32 * 6 + 2 * 64
+    assert executable.stats["host_workspace"] * 2**20 == executable.workspace.nbytes
+    inputs = [torch.randn(2, 8, 12, 12) for _ in range(4)]
+    alone = [executable.run(x)[0].clone() for x in inputs]
+    got = [None] * len(inputs)
+
+    def worker(i):
+        for _ in range(10):
+            got[i] = executable.run(inputs[i])[0].clone()
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(len(inputs))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for want, out in zip(alone, got):
+        assert torch.equal(out, want)
+    for x, want in zip(inputs, alone):
+        assert (want - model(x)).abs().max().item() <= 2e-2 * model(x).abs().max().item()
