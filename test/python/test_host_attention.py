@@ -6,6 +6,7 @@ import math
 
 import pytest
 import torch
+import torch.nn.functional as F
 
 from npu_graph.compiler import compile_model
 
@@ -59,8 +60,74 @@ def test_a_query_that_sees_no_key_gets_the_bodys_nan():
     torch.testing.assert_close(got.nan_to_num(), want.nan_to_num(), rtol=1e-5, atol=1e-5)
 
 
+class MaskedFill(torch.nn.Module):
+    """GPT-2's way: the scores of masked keys replaced by a fill."""
+
+    def __init__(self, fill):
+        super().__init__()
+        self.fill = fill
+
+    def forward(self, q, k, v, keep):
+        scores = (q @ k.transpose(-1, -2) / 2.0).masked_fill(~keep, self.fill)
+        return torch.softmax(scores, dim=-1) @ v
+
+
+def qkv_and_keep(seed=0):
+    g = torch.Generator().manual_seed(seed)
+    keep = torch.rand(2, 1, 8, 8, generator=g) > 0.3
+    keep[..., 0] = True
+    return (*(torch.randn(2, 3, 8, 4, generator=g) for _ in range(3)), keep)
+
+
+def test_a_fill_that_absorbs_the_scores_runs_fused():
+    """masked_fill with finfo.min: the same softmax as an additive mask, even
+    for a query that sees no key (uniform over the keys both ways)."""
+    model = MaskedFill(torch.finfo(torch.float32).min).eval()
+    executable = compile_model(model, qkv_and_keep())
+    assert "attention" in runs(executable).values(), runs(executable)
+    inputs = qkv_and_keep(1)
+    inputs[3][1, 0, 2, :] = False
+    (got,) = executable.run(*inputs)
+    torch.testing.assert_close(got, model(*inputs), rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("dead_row", [False, True])
+def test_sdpa_with_a_boolean_mask_runs_fused(dead_row):
+    """torch's own attention with a boolean mask exports as where(keep, scores,
+    -inf) and a safe softmax; a query that sees no key gets 0, from the body."""
+
+    class Sdpa(torch.nn.Module):
+        def forward(self, q, k, v, keep):
+            return F.scaled_dot_product_attention(q, k, v, attn_mask=keep)
+
+    model = Sdpa().eval()
+    executable = compile_model(model, qkv_and_keep())
+    assert "attention" in runs(executable).values(), runs(executable)
+    inputs = qkv_and_keep(2)
+    if dead_row:
+        inputs[3][0, 0, 5, :] = False
+    (got,) = executable.run(*inputs)
+    want = model(*inputs)
+    assert not want.isnan().any()
+    torch.testing.assert_close(got, want, rtol=1e-5, atol=1e-5)
+
+
+def test_causal_sdpa_runs_fused():
+    class Causal(torch.nn.Module):
+        def forward(self, q, k, v):
+            return F.scaled_dot_product_attention(q, k, v, is_causal=True)
+
+    inputs = qkv_and_keep()[:3]
+    executable = compile_model(Causal().eval(), inputs)
+    assert "attention" in runs(executable).values(), runs(executable)
+    inputs = qkv_and_keep(3)[:3]
+    (got,) = executable.run(*inputs)
+    torch.testing.assert_close(got, Causal()(*inputs), rtol=1e-5, atol=1e-5)
+
+
 def test_masked_fill_attention_keeps_the_op_by_op_path():
-    """where(mask, fill, scores) is not an additive mask: not rewritten."""
+    """where(mask, fill, scores) with a fill a score can move (-1e4) is not an
+    additive mask: not rewritten."""
 
     class MaskedFill(torch.nn.Module):
         def forward(self, q, k, v, keep):
