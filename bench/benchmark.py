@@ -191,7 +191,7 @@ def measure(args) -> dict:
                    "tasks": stats["num_tasks"], "streams": stats["num_streams"],
                    "unoptimized_tasks": base and base["num_tasks"]},
         "memory_mb": {"arena": stats["memory_usage"], "lower_bound": stats["memory_lower_bound"],
-                      "naive": stats["memory_naive"]},
+                      "naive": stats["memory_naive"], "host_workspace": stats["host_workspace"]},
         "compile_s": times,
         "pipeline": optimized.pipeline,
         "precision_mode": args.precision or "must_keep_origin_dtype",
@@ -229,7 +229,8 @@ def report(r: dict) -> str:
         f"{_fmt(d['unoptimized_tasks'], 'd')} tasks)",
         f"  optimized / unoptimized: {_fmt(d['speedup'], '.2f', 'x')}",
         f"memory: arena {_fmt(m['arena'], '.2f')} MB, lower bound "
-        f"{_fmt(m['lower_bound'], '.2f')} MB, naive {_fmt(m['naive'], '.2f')} MB",
+        f"{_fmt(m['lower_bound'], '.2f')} MB, naive {_fmt(m['naive'], '.2f')} MB; host "
+        f"workspace {_fmt(m['host_workspace'], '.2f')} MB",
         "compile: " + ", ".join(f"{k[:-2]} {v:.2f} s" for k, v in r["compile_s"].items()),
         f"precision {r['precision_mode']}; cube tasks by weight type and host path: "
         + ", ".join(f"{k} x{n}" for k, n in r["cube_paths"].items()),

@@ -59,7 +59,8 @@ def test_ge_bench_prints_every_figure(tmp_path):
                "--num_iterations", "2", "--trace", tmp_path / "t.json"])
     for text in ("ge-bench tiny_resnet  batch 2  2 iterations", "ours / eager throughput:",
                  "optimized / unoptimized:", "ge-O0, 1 stream", "memory: arena",
-                 "lower bound", "naive", "max |ours - eager|", "Chrome trace written to"):
+                 "lower bound", "naive", "host workspace", "max |ours - eager|",
+                 "Chrome trace written to"):
         assert text in out
 
 
@@ -74,6 +75,7 @@ def test_ge_bench_json_on_a_npu_file(tmp_path):
     assert result["device"]["optimized_images_per_s"] > 0
     assert result["device"]["unoptimized_ms"] is None
     assert result["memory_mb"]["arena"] == pytest.approx(12.25)
+    assert result["memory_mb"]["host_workspace"] == 0  # fp32, no layout detours: no scratch
 
 
 def test_parallel_example_matches_one_card_both_ways():
