@@ -119,13 +119,21 @@ def runner(block: Block, ins: list, constants: list[bool], out: torch.Tensor) ->
         return None
     fused = {pv, softmax, qk} | {op for op in (mask_op, scaling) if op is not None}
     values = [qk.lhs, qk.rhs, pv.rhs]
-    if any(str(v.type.element_type) != "f32" or len(v.type.get_shape()) != 4 for v in values):
+    if any(str(v.type.element_type) != "f32" for v in values) or not _heads_match(
+            *(v.type.get_shape() for v in values)):
         return None
     if mask is not None:
         if keep is None and str(mask.type.element_type) != "f32":
             return None
         values.append(mask)
     return _build(block, fused, values, scale, _masker(keep, fill), out)
+
+
+def _heads_match(q, kt, v) -> bool:
+    """q [B, H, T, D], k^T [B, H, D, S], v [B, H, S, E], static and without
+    broadcasting: the matmuls broadcast batch dims, the fused kernel does not."""
+    return (all(len(x) == 4 and min(x) >= 0 for x in (q, kt, v))
+            and q[:2] == kt[:2] == v[:2] and q[3] == kt[2] and kt[3] == v[2])
 
 
 def _masker(keep: bool | None, fill: float | None) -> Callable:

@@ -149,3 +149,20 @@ def test_bf16_attention_keeps_the_op_by_op_path():
     executable = compile_model(Attention().eval(), inputs,
                                precision_mode="allow_mix_precision_bf16")
     assert "attention" not in runs(executable).values()
+
+
+def test_keys_shared_across_heads_keep_the_op_by_op_path():
+    """One key and value head for all query heads: the body's matmuls
+    broadcast it, the fused kernel would not, so the runner is not taken."""
+
+    class SharedKV(torch.nn.Module):
+        def forward(self, q, k, v, mask):
+            return torch.softmax(q @ k.transpose(-1, -2) * 0.5 + mask, dim=-1) @ v
+
+    torch.manual_seed(0)
+    inputs = (torch.randn(1, 4, 8, 16), torch.randn(1, 1, 8, 16), torch.randn(1, 1, 8, 16),
+              torch.randn(1, 1, 8, 8))
+    executable = compile_model(SharedKV().eval(), inputs)
+    assert "attention" not in runs(executable).values()
+    (got,) = executable.run(*inputs)
+    torch.testing.assert_close(got, SharedKV()(*inputs), rtol=1e-5, atol=1e-5)
