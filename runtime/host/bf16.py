@@ -28,7 +28,7 @@ ops (the attention's matmuls, a depthwise conv) take the same choice per op
 instructions, else the operands widened to fp32 and the result rounded
 once, since torch's bf16 kernels without them convert element by element
 (a [12, 128, 64] batched matmul ran 28x slower than in fp32 on AVX2). Such
-a task's path is "generic:torch-bf16" or "generic:emulated-fp32".
+a task's path is "generic:torch-bfloat16" or "generic:emulated-fp32".
 """
 
 from __future__ import annotations

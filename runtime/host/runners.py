@@ -11,7 +11,8 @@ place there. `RUNNERS` maps a body's first op to the builder that knows it:
     linear [+ reshape] [+ relu | gelu]       linear runners (primitive, packed, addmm)
     the same in bf16, with precision-mode's  bf16 runners (runtime/host/bf16.py)
       casts around them
-    softmax(q @ k^T * s + mask) @ v          torch's fused attention (runtime/host/attention.py)
+    softmax(q @ k^T * s, masked) @ v         torch's fused attention (runtime/host/attention.py),
+      tried first on any body ending in a matmul
     max_pool2d, global average pooling       pool runners
     one data-movement op                     one copy, or none if planned in place
 
