@@ -11,8 +11,11 @@ place there. `RUNNERS` maps a body's first op to the builder that knows it:
     linear [+ reshape] [+ relu | gelu]       linear runners (primitive, packed, addmm)
     the same in bf16, with precision-mode's  bf16 runners (runtime/host/bf16.py)
       casts around them
-    softmax(q @ k^T * s, masked) @ v         torch's fused attention (runtime/host/attention.py),
-      tried first on any body ending in a matmul
+    softmax(q @ k^T * s, masked) @ v         oneDNN matmul + softmax primitives, or torch's
+      tried first on any body ending in a       fused attention (runtime/host/attention.py)
+      matmul
+    [elementwise ->] layer_norm (last dim)   the elementwise op into the view, oneDNN's
+                                               layer norm in place there
     max_pool2d, global average pooling       pool runners
     one data-movement op                     one copy, or none if planned in place
 
@@ -44,7 +47,7 @@ from dataclasses import dataclass
 
 import torch
 import torch.nn.functional as F
-from xdsl.ir import Block, BlockArgument, Operation
+from xdsl.ir import Block, BlockArgument, Operation, OpResult
 
 from ge_dialect import ge
 from runtime.host import activations, attention, bf16
@@ -661,6 +664,54 @@ def _tail_task(t: Task) -> Runner | None:
     return tail
 
 
+def _layer_norm_task(t: Task) -> Runner | None:
+    """[elementwise prologue ->] layer_norm over the last dim, fp32 (BERT's
+    "Add & Norm", CANN's AddLayerNorm): the op feeding the norm writes into
+    the view (`out=`), then oneDNN normalizes the view in place; a norm
+    alone reads its input view. Op by op the add and the norm each made a
+    tensor and the result was copied over."""
+    ln, out = t.ops[-1], t.out
+    if (not t.primitives or not dnnl.available() or not isinstance(out, torch.Tensor)
+            or t.yielded != [ln.output] or out.dtype != torch.float32
+            or list(ln.normalized_shape.get_values()) != list(out.shape[-1:])):
+        return None
+    affine = []
+    for value in (ln.weight, ln.bias):
+        i = t.arg(value) if value is not None else None
+        if value is not None and not t.constant(i):
+            return None
+        affine.append(t.ins[i] if i is not None else None)
+    source = t.arg(ln.input)
+    if len(t.ops) == 1 and source is not None and isinstance(t.ins[source], torch.Tensor):
+        try:  # the norm alone, of a view bound at load
+            norm = dnnl.layer_norm(t.ins[source], *affine, out, ln.epsilon.value.data)
+        except dnnl.OneDNNError:
+            return None
+
+        def layer_norm(*args):
+            norm()
+        return layer_norm
+    feed = ln.input.op if isinstance(ln.input, OpResult) else None
+    variant = OUT_VARIANTS.get(type(feed))
+    if (len(t.ops) < 2 or feed is not t.ops[-2] or variant is None
+            or {use.operation for use in feed.results[0].uses} != {ln}
+            or not _same_element_types(feed)
+            or any(_aliases_unlike(t, v) for v in feed.operands)):
+        return None
+    try:
+        norm = dnnl.layer_norm(out, *affine, out, ln.epsilon.value.data)
+    except dnnl.OneDNNError:
+        return None
+    body = BlockProgram(t.block)  # its own copy: the generic path keeps the original
+    _, ins, outs = body.steps[-2]
+    body.steps[-2] = (lambda *xs: variant(*xs, out=out), ins, outs)
+    body.steps[-1] = (lambda *_: norm(), *body.steps[-1][1:])
+
+    def add_layer_norm(*args):
+        body.run(args)
+    return add_layer_norm
+
+
 # --- dispatch --------------------------------------------------------------------
 
 
@@ -722,9 +773,12 @@ def _specialized(t: Task) -> Runner | None:
     if any(isinstance(v, dnnl.Blocked) for v in (*t.ins, t.out)) and first not in BLOCKED_RUNNERS:
         return None  # a torch-op runner cannot read it
     if isinstance(t.ops[-1], ge.MatMulOp) and t.algorithms:
-        runner = attention.runner(t.block, t.ins, t.constants, t.out)
+        runner = attention.runner(t.block, t.ins, t.constants, t.out, t.primitives,
+                                  t.workspace)
         if runner is not None:
             return runner
+    if isinstance(t.ops[-1], ge.LayerNormOp):
+        return _layer_norm_task(t)
     builder = RUNNERS.get(first)
     if builder is not None:
         return builder(t)

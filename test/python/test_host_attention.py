@@ -166,3 +166,76 @@ def test_keys_shared_across_heads_keep_the_op_by_op_path():
     assert "attention" not in runs(executable).values()
     (got,) = executable.run(*inputs)
     torch.testing.assert_close(got, SharedKV()(*inputs), rtol=1e-5, atol=1e-5)
+
+
+class Encoder(torch.nn.Module):
+    """BERT's attention: q, k, v from one linear, an additive mask made from the
+    0/1 attention mask (`fill` for masked keys): all arena views at load."""
+
+    def __init__(self, fill=torch.finfo(torch.float32).min, heads=4, width=32):
+        super().__init__()
+        self.qkv, self.heads, self.fill = torch.nn.Linear(width, 3 * width), heads, fill
+
+    def forward(self, x, keep):
+        b, t, width = x.shape
+        d = width // self.heads
+        q, k, v = (y.reshape(b, t, self.heads, d).transpose(1, 2)
+                   for y in self.qkv(x).split(width, -1))
+        mask = torch.zeros(b, 1, 1, t).masked_fill(keep[:, None, None, :] == 0, self.fill)
+        return torch.softmax(q @ k.transpose(-1, -2) / math.sqrt(d) + mask, dim=-1) @ v
+
+
+def encoder_inputs(seed, masked=3):
+    g = torch.Generator().manual_seed(seed)
+    keep = torch.ones(2, 16, dtype=torch.int64)
+    keep[1, -masked:] = 0
+    return torch.randn(2, 16, 32, generator=g), keep
+
+
+def test_attention_on_views_runs_as_onednn_primitives():
+    """q, k, v and the mask bound at load: three oneDNN primitives, scores in
+    the shared workspace; new values call after call in the same views."""
+    from runtime.host import onednn
+
+    if not onednn.available():
+        pytest.skip("oneDNN's library is not installed")
+    torch.manual_seed(0)
+    model = Encoder().eval()
+    executable = compile_model(model, encoder_inputs(0))
+    assert "onednn_attention" in runs(executable).values(), runs(executable)
+    assert executable.stats["host_workspace"] > 0
+    for seed in (1, 2):
+        inputs = encoder_inputs(seed, masked=seed * 4)
+        (got,) = executable.run(*inputs)
+        torch.testing.assert_close(got, model(*inputs), rtol=1e-5, atol=1e-5)
+
+
+def test_onednn_attention_gives_the_bodys_nan_for_a_query_with_no_key():
+    from runtime.host import onednn
+
+    if not onednn.available():
+        pytest.skip("oneDNN's library is not installed")
+    torch.manual_seed(0)
+    model = Encoder(fill=float("-inf")).eval()
+    executable = compile_model(model, encoder_inputs(0))
+    assert "onednn_attention" in runs(executable).values(), runs(executable)
+    inputs = encoder_inputs(1, masked=16)  # the second sequence sees no key at all
+    (got,) = executable.run(*inputs)
+    want = model(*inputs)
+    assert want[1].isnan().all() and not want[0].isnan().any()
+    assert torch.equal(got.isnan(), want.isnan())
+    torch.testing.assert_close(got.nan_to_num(), want.nan_to_num(), rtol=1e-5, atol=1e-5)
+
+
+def test_attention_on_views_without_primitives_runs_torchs_kernel():
+    from runtime.executor import Executable, Options
+    from npu_graph.compiler import import_model, lower, optimize, plan_device
+
+    torch.manual_seed(0)
+    model = Encoder().eval()
+    module = plan_device(lower(optimize(import_model(model, encoder_inputs(0)))))
+    executable = Executable(module, options=Options(primitives=False))
+    assert "attention" in runs(executable).values(), runs(executable)
+    inputs = encoder_inputs(3)
+    (got,) = executable.run(*inputs)
+    torch.testing.assert_close(got, model(*inputs), rtol=1e-5, atol=1e-5)

@@ -611,3 +611,48 @@ def test_every_activation_form_computes_the_kernel_table_s_op(op):
         run = conv_algorithms.CONV_ALGORITHMS["onednn_packed"].prepare(
             w, None, (1, 1), (0, 0), input_shape=x.shape, unary=post_op.torch_post_op())
         torch.testing.assert_close(run(x), kernels.prepare(op)(F.conv2d(x, w)), **TOL)
+
+
+class AddNorms(nn.Module):
+    """BERT's Add & Norm after a linear, an embedding-style sum into a norm
+    without affine parameters, a norm alone, and one over two dims."""
+
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(16, 16)
+        self.norm, self.plain = nn.LayerNorm(16, eps=1e-12), nn.LayerNorm(16, elementwise_affine=False)
+        self.wide = nn.LayerNorm([3, 16])
+
+    def forward(self, x, y):
+        h = self.lin(x)
+        a = self.norm(x + h)
+        b = self.plain(h + y + 1000.0)  # a large mean: the variance must not cancel
+        c = self.norm(self.lin(a))
+        return a, b, c, self.wide(h * 2.0)
+
+
+@pytest.mark.skipif(not onednn.available(), reason="needs the oneDNN library")
+def test_layer_norms_write_their_views_through_onednn():
+    torch.manual_seed(0)
+    inputs = (torch.randn(2, 3, 16), torch.randn(2, 3, 16))
+    module, expected = compiled(AddNorms(), inputs)
+    fast = Executable(module)
+    used = kinds(fast)
+    assert sorted(n for n in used.values() if "layer_norm" in n) == [
+        "add_layer_norm", "add_layer_norm", "layer_norm"], used
+    for got, want in zip(fast.run(*inputs), expected):
+        torch.testing.assert_close(got, want, **TOL)
+    for scale in (3.0, 0.01):  # fresh values in the same views
+        inputs = (torch.randn(2, 3, 16) * scale, torch.randn(2, 3, 16))
+        for got, ref in zip(fast.run(*inputs), Executable(module, options=GENERIC).run(*inputs)):
+            torch.testing.assert_close(got, ref, **TOL)
+
+
+def test_layer_norms_without_primitives_keep_the_generic_path():
+    torch.manual_seed(0)
+    inputs = (torch.randn(2, 3, 16), torch.randn(2, 3, 16))
+    module, expected = compiled(AddNorms(), inputs)
+    executable = Executable(module, options=Options(primitives=False))
+    assert not any("layer_norm" in n for n in kinds(executable).values())
+    for got, want in zip(executable.run(*inputs), expected):
+        torch.testing.assert_close(got, want, **TOL)
