@@ -239,3 +239,15 @@ def test_attention_on_views_without_primitives_runs_torchs_kernel():
     inputs = encoder_inputs(3)
     (got,) = executable.run(*inputs)
     torch.testing.assert_close(got, model(*inputs), rtol=1e-5, atol=1e-5)
+
+
+def test_long_sequences_keep_torchs_kernel():
+    """Past 256 x 256 scores per head torch's flash kernel, which never
+    writes the scores, is the faster one."""
+    torch.manual_seed(0)
+    model = Encoder().eval()
+    inputs = (torch.randn(1, 272, 32), torch.ones(1, 272, dtype=torch.int64))
+    executable = compile_model(model, inputs)
+    assert "attention" in runs(executable).values(), runs(executable)
+    (got,) = executable.run(*inputs)
+    torch.testing.assert_close(got, model(*inputs), rtol=1e-5, atol=1e-5)
