@@ -77,6 +77,16 @@ def attention(masked: Maybe | Op) -> Op:
     return Op(ge.MatMulOp, viewed(Op(ge.SoftmaxOp, masked)))
 
 
+# The attention rules by how the scores are masked: an added mask (or none);
+# masked_fill's where(mask, fill, scores); scaled_dot_product_attention's
+# boolean mask, where(keep, scores, -inf).
+ATTENTION_MASKS = (
+    ("attention", Maybe(Op(ge.AddOp, SCORES, ANY, commutative=True))),
+    ("attention_masked_fill", Op(ge.WhereOp, ANY, ANY, SCORES)),
+    ("attention_keep_mask", Op(ge.WhereOp, ANY, SCORES, ANY)),
+)
+
+
 # Rotary position embeddings: q * cos + rotate_half(q) * sin, where rotate_half
 # is cat(-q[..., half:], q[..., :half]) (Llama, Qwen2, Mistral, GPT-NeoX).
 ROTATE_HALF = Op(ge.ConcatOp, Op(ge.NegOp, Op(ge.SliceOp)), Op(ge.SliceOp))
@@ -110,11 +120,12 @@ def adds_a_bias(ops: Sequence[Operation]) -> bool:
 @dataclass(frozen=True)
 class FusionRule:
     """`pattern` is rooted at the group's last op (ge_dialect/patterns.py); every op
-    it matches joins the group. `repeat` extends the group backwards through
-    more producers of that kind (chains of any length)."""
+    it matches joins the group; a tuple of patterns are alternatives, tried
+    in order. `repeat` extends the group backwards through more producers of
+    that kind (chains of any length)."""
 
     name: str
-    pattern: Op
+    pattern: Op | tuple[Op, ...]
     constraint: Callable[[Sequence[Operation]], bool] | None = None
     repeat: OpKind | None = None
 
@@ -122,17 +133,14 @@ class FusionRule:
 # Tried in this order at each root; a rule never takes an op that an earlier
 # rule would root a group at, so the order is the priority.
 RULES: tuple[FusionRule, ...] = (
-    # q @ k^T (/ scale) (+ mask) -> softmax -> @ v; scale, mask and views optional
+    # q @ k^T (/ scale) (+ mask) -> softmax -> @ v; scale, mask and views optional.
     # The views that feed q, k and v join too (`repeat`): inside the group they
     # are strided views the matmuls read, not copies into buffers of their own.
-    FusionRule("attention", attention(Maybe(Op(ge.AddOp, SCORES, ANY, commutative=True))),
-               repeat=VIEWS),
-    # the same with masked_fill's mask: where(mask, fill, scores)
-    FusionRule("attention_masked_fill", attention(Op(ge.WhereOp, ANY, ANY, SCORES)),
-               repeat=VIEWS),
-    # scaled_dot_product_attention's boolean mask keeps: where(keep, scores, -inf)
-    FusionRule("attention_keep_mask", attention(Op(ge.WhereOp, ANY, SCORES, ANY)),
-               repeat=VIEWS),
+    # Each form also with the transpose after it that merges the heads back
+    # ([B, H, T, D] -> [B, T, H, D]): the fused kernel writes that layout
+    # directly, where a task of its own would copy the result once more.
+    *(FusionRule(name, (Op(ge.TransposeOp, attention(masked)), attention(masked)),
+                 repeat=VIEWS) for name, masked in ATTENTION_MASKS),
     FusionRule("conv2d_batch_norm_relu", Op(ge.ReluOp, Op(ge.BatchNormOp, Op(ge.Conv2dOp)))),
     FusionRule("conv2d_add_relu", Op(ge.ReluOp, Op(ge.AddOp, Op(ge.Conv2dOp), commutative=True)),
                same_shape_operands),
@@ -240,7 +248,8 @@ def match_group(root: Operation, rule: FusionRule, max_size: int,
     first match is returned with its rejection reason.
     """
     first: Group | None = None
-    for m in matches(rule.pattern, root):
+    patterns = rule.pattern if isinstance(rule.pattern, tuple) else (rule.pattern,)
+    for m in (m for pattern in patterns for m in matches(pattern, root)):
         group = Group(list(m.ops), _rejection(m.ops, claimed))
         if group.reason is None and rule.repeat is not None:
             _extend(group.members, rule.repeat, max_size, claimed)

@@ -172,9 +172,10 @@ class Encoder(torch.nn.Module):
     """BERT's attention: q, k, v from one linear, an additive mask made from the
     0/1 attention mask (`fill` for masked keys): all arena views at load."""
 
-    def __init__(self, fill=torch.finfo(torch.float32).min, heads=4, width=32):
+    def __init__(self, fill=torch.finfo(torch.float32).min, heads=4, width=32, merge=False):
         super().__init__()
         self.qkv, self.heads, self.fill = torch.nn.Linear(width, 3 * width), heads, fill
+        self.merge = merge  # the heads back into [b, t, width], as BERT does next
 
     def forward(self, x, keep):
         b, t, width = x.shape
@@ -182,7 +183,8 @@ class Encoder(torch.nn.Module):
         q, k, v = (y.reshape(b, t, self.heads, d).transpose(1, 2)
                    for y in self.qkv(x).split(width, -1))
         mask = torch.zeros(b, 1, 1, t).masked_fill(keep[:, None, None, :] == 0, self.fill)
-        return torch.softmax(q @ k.transpose(-1, -2) / math.sqrt(d) + mask, dim=-1) @ v
+        o = torch.softmax(q @ k.transpose(-1, -2) / math.sqrt(d) + mask, dim=-1) @ v
+        return o.transpose(1, 2).reshape(b, t, width) if self.merge else o
 
 
 def encoder_inputs(seed, masked=3):
@@ -192,17 +194,20 @@ def encoder_inputs(seed, masked=3):
     return torch.randn(2, 16, 32, generator=g), keep
 
 
-def test_attention_on_views_runs_as_onednn_primitives():
+@pytest.mark.parametrize("merge", [False, True])
+def test_attention_on_views_runs_as_onednn_primitives(merge):
     """q, k, v and the mask bound at load: three oneDNN primitives, scores in
-    the shared workspace; new values call after call in the same views."""
+    the shared workspace; new values call after call in the same views. The
+    transpose merging the heads back is the group's: no task of its own."""
     from runtime.host import onednn
 
     if not onednn.available():
         pytest.skip("oneDNN's library is not installed")
     torch.manual_seed(0)
-    model = Encoder().eval()
+    model = Encoder(merge=merge).eval()
     executable = compile_model(model, encoder_inputs(0))
     assert "onednn_attention" in runs(executable).values(), runs(executable)
+    assert not any(name.startswith("transpose") for name in runs(executable)), runs(executable)
     assert executable.stats["host_workspace"] > 0
     for seed in (1, 2):
         inputs = encoder_inputs(seed, masked=seed * 4)
@@ -210,13 +215,14 @@ def test_attention_on_views_runs_as_onednn_primitives():
         torch.testing.assert_close(got, model(*inputs), rtol=1e-5, atol=1e-5)
 
 
-def test_onednn_attention_gives_the_bodys_nan_for_a_query_with_no_key():
+@pytest.mark.parametrize("merge", [False, True])
+def test_onednn_attention_gives_the_bodys_nan_for_a_query_with_no_key(merge):
     from runtime.host import onednn
 
     if not onednn.available():
         pytest.skip("oneDNN's library is not installed")
     torch.manual_seed(0)
-    model = Encoder(fill=float("-inf")).eval()
+    model = Encoder(fill=float("-inf"), merge=merge).eval()
     executable = compile_model(model, encoder_inputs(0))
     assert "onednn_attention" in runs(executable).values(), runs(executable)
     inputs = encoder_inputs(1, masked=16)  # the second sequence sees no key at all
@@ -227,12 +233,13 @@ def test_onednn_attention_gives_the_bodys_nan_for_a_query_with_no_key():
     torch.testing.assert_close(got.nan_to_num(), want.nan_to_num(), rtol=1e-5, atol=1e-5)
 
 
-def test_attention_on_views_without_primitives_runs_torchs_kernel():
+@pytest.mark.parametrize("merge", [False, True])
+def test_attention_on_views_without_primitives_runs_torchs_kernel(merge):
     from runtime.executor import Executable, Options
     from npu_graph.compiler import import_model, lower, optimize, plan_device
 
     torch.manual_seed(0)
-    model = Encoder().eval()
+    model = Encoder(merge=merge).eval()
     module = plan_device(lower(optimize(import_model(model, encoder_inputs(0)))))
     executable = Executable(module, options=Options(primitives=False))
     assert "attention" in runs(executable).values(), runs(executable)

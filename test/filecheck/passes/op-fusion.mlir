@@ -526,6 +526,35 @@ func.func @attention_head_views(%qkv: tensor<1x3x24xf32>, %k: tensor<1x3x8xf32>,
 
 // -----
 
+// The transpose that merges the heads back after attention joins the group
+// (the kernel writes that layout); one whose input is also used outside
+// does not, and the attention before it fuses alone.
+// CHECK-LABEL: func.func @attention_merged_heads
+// CHECK:         %[[A:[^ ]*]] = ge.fused "attention"(%q, %kt, %v)
+// CHECK:           ge.softmax
+// CHECK-NEXT:      ge.matmul
+// CHECK-NEXT:      ge.transpose {{.*}}permutation = array<i64: 0, 2, 1, 3>
+// CHECK-NEXT:      ge.yield
+// CHECK:         %[[B:[^ ]*]] = ge.fused "attention"(%q, %kt, %v)
+// CHECK:           ge.softmax
+// CHECK-NEXT:      ge.matmul
+// CHECK-NEXT:      ge.yield
+// CHECK:         %[[T:[^ ]*]] = ge.transpose %[[B]]
+// CHECK-NEXT:    func.return %[[A]], %[[T]], %[[B]] :
+func.func @attention_merged_heads(%q: tensor<1x2x3x4xf32>, %kt: tensor<1x2x4x3xf32>, %v: tensor<1x2x3x4xf32>) -> (tensor<1x3x2x4xf32>, tensor<1x3x2x4xf32>, tensor<1x2x3x4xf32>) {
+  %s = ge.matmul %q, %kt : tensor<1x2x3x4xf32>, tensor<1x2x4x3xf32> -> tensor<1x2x3x3xf32>
+  %p = ge.softmax %s {dim = -1 : i64} : tensor<1x2x3x3xf32>
+  %o = ge.matmul %p, %v : tensor<1x2x3x3xf32>, tensor<1x2x3x4xf32> -> tensor<1x2x3x4xf32>
+  %m = ge.transpose %o {permutation = array<i64: 0, 2, 1, 3>} : tensor<1x2x3x4xf32> -> tensor<1x3x2x4xf32>
+  %s2 = ge.matmul %q, %kt : tensor<1x2x3x4xf32>, tensor<1x2x4x3xf32> -> tensor<1x2x3x3xf32>
+  %p2 = ge.softmax %s2 {dim = -1 : i64} : tensor<1x2x3x3xf32>
+  %o2 = ge.matmul %p2, %v : tensor<1x2x3x3xf32>, tensor<1x2x3x4xf32> -> tensor<1x2x3x4xf32>
+  %m2 = ge.transpose %o2 {permutation = array<i64: 0, 2, 1, 3>} : tensor<1x2x3x4xf32> -> tensor<1x3x2x4xf32>
+  func.return %m, %m2, %o2 : tensor<1x3x2x4xf32>, tensor<1x3x2x4xf32>, tensor<1x2x3x4xf32>
+}
+
+// -----
+
 // Negative: the probabilities are also returned, so the block cannot be one
 // op; the softmax stays, and the scores fuse no further than their own chain.
 // CHECK-LABEL: func.func @attention_probs_escape
