@@ -48,9 +48,9 @@ def overwritable(task: ascend.TaskOp, buffer: SSAValue) -> bool:
     Then no kernel reads element j of the input after element j of the output
     is written: a by-index op reads i as it writes i, and any other op reads
     only values computed before the body's result. This covers elementwise
-    bodies and a conv whose residual add is the epilogue (oneDNN accumulates
-    into the residual's bytes, runtime/host/runners.py), but never a conv's or
-    linear's own input."""
+    bodies and a conv or linear whose residual add is the epilogue (oneDNN
+    accumulates into the residual's bytes, runtime/host/runners.py), but never
+    a conv's or linear's own input."""
     if len(task.outs) != 1:
         return False
     numel = _numel(task.outs[0].type)

@@ -101,7 +101,8 @@ GATED_MLP_DECOMPOSED = Op(ge.MulOp, Op(ge.MulOp, GATE, Op(ge.SigmoidOp, GATE), c
 
 
 def same_shape_operands(ops: Sequence[Operation]) -> bool:
-    """The residual add must not broadcast: both inputs have the conv's shape."""
+    """The residual add must not broadcast: both inputs have the conv's or
+    the matmul's shape."""
     add = next(op for op in ops if isinstance(op, ge.AddOp))
     return add.lhs.type == add.rhs.type
 
@@ -161,6 +162,9 @@ RULES: tuple[FusionRule, ...] = (
     FusionRule("matmul_bias_gelu", Op(ge.GeluOp, viewed(matmul_plus_bias())), adds_a_bias),
     FusionRule("matmul_bias", matmul_plus_bias(), adds_a_bias),
     FusionRule("matmul_gelu", Op(ge.GeluOp, viewed(Op(MATMULS)))),  # nn.Linear's bias is inside
+    # a transformer's residual join after a projection (x + attn(x), x + mlp(x))
+    FusionRule("matmul_add", Op(ge.AddOp, viewed(Op(MATMULS)), ANY, commutative=True),
+               same_shape_operands),
     # BERT's "Add & Norm", with any elementwise prologue (embedding sums)
     FusionRule("add_layer_norm", Op(ge.LayerNormOp, Op(ge.AddOp)), repeat=ELEMENTWISE),
     # the same with Llama's and T5's RMSNorm

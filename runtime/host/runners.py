@@ -9,6 +9,7 @@ place there. `RUNNERS` maps a body's first op to the builder that knows it:
 
     conv2d [+ add residual] [+ activation]   conv runners (primitive, packed, library, GEMM)
     linear [+ reshape] [+ relu | gelu]       linear runners (primitive, packed, addmm)
+      [+ add residual]
     the same in bf16, with precision-mode's  bf16 runners (runtime/host/bf16.py)
       casts around them
     softmax(q @ k^T * s, masked) @ v         oneDNN matmul + softmax primitives, or torch's
@@ -26,9 +27,9 @@ Anything else keeps the generic path: `specialize` returns None.
 Why writing into the output is safe: the memory plan never lets a task's
 output share bytes with an input, except an elementwise task writing exactly
 over an input it reads last (passes/memory_reuse.py `in_place_sources`,
-checked by ge_dialect/plan_verifier.py), and a conv adding a residual, which
-may be planned over the residual's bytes (`overwritable`) and then
-accumulates into them. Linear tasks are never in place; in an elementwise
+checked by ge_dialect/plan_verifier.py), and a conv or linear adding a
+residual, which may be planned over the residual's bytes (`overwritable`)
+and then accumulates into them; a linear's own input never is. In an elementwise
 body only the last op writes into the output, and it reads its operands
 index by index, so reading and writing the same bytes is what an in-place
 elementwise op does anyway.
@@ -426,11 +427,10 @@ def _skip_cast(rest: list, prev, seen: bool) -> tuple[list, object, bool]:
 
 
 def _linear_primitive(x_view, x: int, k: int, weight, bias, rows: torch.Tensor,
-                      act: PostOp | None) -> Runner | None:
+                      post_ops: list) -> Runner | None:
     """The linear as a oneDNN inner product created now, writing `rows`; the
     input is bound now if it is a contiguous view (its [rows, k] form is then
     a view too), else taken per call."""
-    post_ops = [act.dnnl_post_op()] if act is not None else []
     if rows.dtype != torch.float32 or (x_view is not None and x_view.dtype != torch.float32):
         return None  # the descriptors are fp32; a graph input has the output's type here
     bound = x_view is not None and x_view.is_contiguous()
@@ -450,18 +450,21 @@ def _linear_primitive(x_view, x: int, k: int, weight, bias, rows: torch.Tensor,
 
 
 def _linear_task(t: Task) -> Runner | None:
-    """linear [+ reshape] [+ relu | gelu] into the view, seen as the [rows,
-    features] matrix the linear computes (a reshape only renames it): with
-    `algorithms`, oneDNN with a prepacked weight and the activation as a
-    post-op; otherwise one addmm into the view and the activation in place."""
+    """linear [+ reshape] [+ relu | gelu] [+ residual] into the view, seen as
+    the [rows, features] matrix the linear computes (a reshape only renames
+    it): with `algorithms`, oneDNN with a prepacked weight and the
+    activation and the residual add as post-ops; otherwise one addmm into
+    the view, then the activation and the add in place."""
     ops = t.ops
-    src_cast = _float_cast(ops[0]) and len(ops) > 1 and ops[1].operands[0] == ops[0].output
-    if src_cast:
+    casts = {}  # precision-mode's casts of the input and of a residual, before the linear
+    while ops and _float_cast(ops[0]):
+        casts[ops[0].output] = ops[0].input
         ops = ops[1:]
-    lin = ops[0]
-    if not isinstance(lin, ge.LinearOp):
+    lin = ops[0] if ops else None
+    if not isinstance(lin, ge.LinearOp) or len(casts) > 2:
         return None
-    x, w = t.arg(ops[0].input if not src_cast else t.ops[0].input), t.arg(lin.weight)
+    src_cast = lin.input in casts
+    x, w = t.arg(casts.get(lin.input, lin.input)), t.arg(lin.weight)
     b = t.arg(lin.bias) if lin.bias is not None else None
     if x is None or not t.constant(w) or t.ins[w].dim() != 2 or (
             lin.bias is not None and not t.constant(b)):
@@ -475,6 +478,20 @@ def _linear_task(t: Task) -> Runner | None:
     if row is not None and row.after_linear and rest[0].operands[0] == prev:
         act_op, prev, rest = rest[0], rest[0].results[0], rest[1:]
     rest, prev, cast = _skip_cast(rest, prev, cast)
+    r = None  # the task input a residual add reads (op-fusion's matmul_add)
+    if rest and isinstance(rest[0], ge.AddOp) and prev in rest[0].operands:
+        add = rest[0]
+        other = add.rhs if add.lhs is prev else add.lhs
+        # an fp32 residual cast to bf16 is added in fp32, as the kernel's epilogue
+        residual_cast = other in casts and other is not lin.input
+        r = t.arg(casts.get(other, other) if residual_cast else other)
+        if r is None or other is prev or other.type != add.output.type:
+            return None
+        cast = cast or residual_cast
+        prev, rest = add.output, rest[1:]
+        rest, prev, cast = _skip_cast(rest, prev, cast)
+    if len(casts) > src_cast + (r is not None and residual_cast):
+        return None  # a cast of something else
     if rest or t.yielded != [prev] or not t.out.is_contiguous():
         return None
     weight = t.ins[w]
@@ -482,24 +499,54 @@ def _linear_task(t: Task) -> Runner | None:
     act = activations.post_op(act_op) if act_op is not None else None
     features, k = weight.shape
     rows = t.out.view(-1, features)
-    if weight.dtype == torch.bfloat16 and t.primitives:  # precision-mode's (runtime/host/bf16.py)
-        runner = bf16.linear(x, k, None if src_cast else t.ins[x], weight, bias, rows,
-                             [act.dnnl_post_op()] if act is not None else [], t.workspace)
-        if runner is not None:
+    residual = _residual_post_op(t.ins[r], rows) if r is not None else None
+    acts = [act.dnnl_post_op()] if act is not None else []
+
+    def then_add(runner: Runner | None, added: bool) -> Runner | None:
+        """`runner`, then the residual added per call unless its post-ops
+        added it (a graph input's, or one no post-op reads here)."""
+        if runner is None or r is None or added:
             return runner
+
+        def linear_then_add(*args):
+            runner(*args)
+            rows.add_(args[r].reshape(rows.shape))
+        linear_then_add.path = getattr(runner, "path", runner.__name__)
+        return linear_then_add
+    if weight.dtype == torch.bfloat16 and t.primitives:  # precision-mode's (runtime/host/bf16.py)
+        # Every bf16 form writes fp32 rows itself, so the residual is a post-op
+        # there; a bf16 result may be staged, so the residual is added after
+        # (not where the output has the residual's own bytes: op by op then).
+        into = rows.dtype == torch.float32
+        if into or residual != ("sum",):
+            runner = then_add(bf16.linear(
+                x, k, None if src_cast else t.ins[x], weight, bias, rows,
+                acts + ([residual] if into and residual else []), t.workspace), into and residual)
+            if runner is not None:
+                return runner
     if src_cast or cast or weight.dtype != rows.dtype:
         return None  # the generic path: op by op with torch's kernels
     fp32 = t.algorithms and weight.dtype == torch.float32
     if fp32 and t.primitives and dnnl.available():
-        runner = _linear_primitive(t.ins[x], x, k, weight, bias, rows, act)
+        runner = then_add(_linear_primitive(t.ins[x], x, k, weight, bias, rows,
+                                            acts + ([residual] if residual else [])),
+                          residual is not None)
         if runner is not None:
             return runner
+    into = rows if r is None else None  # with a residual (maybe rows' own bytes): added after
+
+    def add_residual(args, y):
+        if r is not None:
+            torch.add(args[r].reshape(rows.shape), y, out=rows)
     if fp32 and _has_onednn_linear():
         packed = _onednn_linear(weight, bias, rows.shape[0],
                                 act.torch_post_op() if act else ("none", [], ""))
 
         def onednn_linear(*args):
-            rows.copy_(packed(args[x].reshape(-1, k)))
+            y = packed(args[x].reshape(-1, k))
+            if r is None:
+                rows.copy_(y)
+            add_residual(args, y)
         return onednn_linear
 
     wt = weight.t()
@@ -507,10 +554,29 @@ def _linear_task(t: Task) -> Runner | None:
     epilogue = activations.in_place(act_op) if act_op is not None else None
 
     def linear(*args):
-        torch.addmm(bias, args[x].reshape(-1, k), wt, out=rows)
+        y = torch.addmm(bias, args[x].reshape(-1, k), wt, out=into)
         if epilogue is not None:
-            epilogue(rows)
+            epilogue(y)
+        add_residual(args, y)
     return linear
+
+
+def _residual_post_op(view, rows: torch.Tensor) -> tuple | None:
+    """The post-op adding a residual view bound at load to the [rows,
+    features] output: ("sum",) where the memory plan put the output over the
+    residual's bytes (passes/memory_reuse.py `overwritable`), ("add", view)
+    where it has bytes of its own and the output's type; else None."""
+    if (not isinstance(view, torch.Tensor) or view.numel() != rows.numel()
+            or view.dtype != rows.dtype or not view.is_contiguous()):
+        return None
+    matrix = view.view(rows.shape)
+    if matrix.data_ptr() == rows.data_ptr():
+        return ("sum",)
+    lo, hi = matrix.data_ptr(), matrix.data_ptr() + matrix.numel() * matrix.element_size()
+    out_lo = rows.data_ptr()
+    if lo < out_lo + rows.numel() * rows.element_size() and out_lo < hi:
+        return None
+    return ("add", matrix)
 
 
 # --- pools -----------------------------------------------------------------------
@@ -724,10 +790,10 @@ def _single(builder: Callable[[Task], Runner | None]) -> Callable[[Task], Runner
 VIEW_OPS = (ge.ReshapeOp, ge.FlattenOp, ge.TransposeOp, ge.SliceOp, ge.ExpandOp)
 
 def _cast_first(t: Task) -> Runner | None:
-    """A body opening with a cast: precision-mode's conversion of a conv's
-    or linear's input (the runner converts it into a staging buffer), or
-    one cast alone (one converting copy)."""
-    second = type(t.ops[1]) if len(t.ops) > 1 else None
+    """A body opening with casts: precision-mode's conversion of a conv's
+    or linear's input (the runner converts it into a staging buffer) or of
+    a residual, or one cast alone (one converting copy)."""
+    second = next((type(op) for op in t.ops if not _float_cast(op)), None)
     if second is ge.Conv2dOp:
         return _conv_task(t)
     if second is ge.LinearOp:

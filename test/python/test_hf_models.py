@@ -29,16 +29,17 @@ EXPECTED_OPS = {
 
 
 # The fusion rules must recognise these models' blocks as they do the repo's own
-# BERT: attention, Add & Norm (LayerNorm or RMSNorm), GELU after a projection,
+# BERT: attention, Add & Norm (LayerNorm or RMSNorm; after a projection the add
+# is the projection's epilogue, matmul_add), GELU after a projection,
 # rotary embeddings and the gated MLP. And the task counts (two layers each, plus
 # embeddings and head) must not grow: docs/importing.md reports them per layer.
 EXPECTED_FUSIONS = {
-    "bert": ({"attention_keep_mask", "add_layer_norm", "matmul_gelu"}, 24),
+    "bert": ({"attention_keep_mask", "add_layer_norm", "matmul_add", "matmul_gelu"}, 24),
     "roberta": ({"attention_keep_mask", "add_layer_norm", "matmul_gelu"}, 31),
     "distilbert": ({"attention_keep_mask", "add_layer_norm", "matmul_gelu"}, 24),
     "gpt2": ({"attention_keep_mask", "elementwise"}, 52),
     "llama": ({"attention_keep_mask", "rotary_embedding", "gated_mlp"}, 51),
-    "t5_encoder": ({"attention", "add_rms_norm"}, 29),
+    "t5_encoder": ({"attention", "matmul_add"}, 29),
     "vit": ({"attention_keep_mask", "matmul_gelu"}, 31),
     "swin": ({"attention", "matmul_gelu"}, 57),
     "convnext": ({"matmul_gelu"}, 24),

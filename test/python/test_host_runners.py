@@ -656,3 +656,56 @@ def test_layer_norms_without_primitives_keep_the_generic_path():
     assert not any("layer_norm" in n for n in kinds(executable).values())
     for got, want in zip(executable.run(*inputs), expected):
         torch.testing.assert_close(got, want, **TOL)
+
+
+class Residuals(nn.Module):
+    """Residual joins after projections (op-fusion's matmul_add): one the plan
+    may put over its residual's bytes, one whose residual is read later, one
+    adding a graph input."""
+
+    def __init__(self):
+        super().__init__()
+        self.inp, self.lin, self.out = nn.Linear(16, 16), nn.Linear(16, 16), nn.Linear(16, 16)
+
+    def forward(self, x, y):
+        h = torch.relu(self.inp(x))
+        a = h + self.lin(x)        # h's last reader: the output may take its bytes
+        b = self.out(a) + a        # a is read again below
+        return b, a * 2.0, self.lin(b) + y
+
+
+@pytest.mark.parametrize("algorithms,primitives", [(True, True), (True, False), (False, False)])
+def test_linear_residual_adds_match_eager_and_generic(algorithms, primitives):
+    torch.manual_seed(0)
+    inputs = (torch.randn(2, 5, 16), torch.randn(2, 5, 16))
+    module, expected = compiled(Residuals(), inputs)
+    fast = Executable(module, options=Options(algorithms=algorithms, primitives=primitives))
+    used = {name: kind for name, kind in kinds(fast).items() if name.startswith("matmul_add")}
+    assert len(used) == 3 and "generic" not in used.values(), used
+    for got, want in zip(fast.run(*inputs), expected):
+        torch.testing.assert_close(got, want, **TOL)
+    for scale in (3.0, 0.1):  # fresh values in the same views
+        inputs = (torch.randn(2, 5, 16) * scale, torch.randn(2, 5, 16))
+        for got, ref in zip(fast.run(*inputs), Executable(module, options=GENERIC).run(*inputs)):
+            torch.testing.assert_close(got, ref, **TOL)
+
+
+@pytest.mark.skipif(not onednn.available(), reason="needs the oneDNN library")
+def test_bf16_linear_residual_adds_keep_their_bf16_runners():
+    """A residual into fp32 rows is a post-op, into bf16 rows it is added
+    after the kernel, as the body's bf16 add does."""
+    torch.manual_seed(0)
+    inputs = (torch.randn(2, 5, 16), torch.randn(2, 5, 16))
+    model = Residuals().eval()
+    module = plan_device(lower(optimize(import_model(model, inputs), "ge-O3",
+                                        precision_mode="allow_mix_precision_bf16")))
+    executable = Executable(module)
+    paths = {t.name: getattr(r, "path", r.__name__)
+             for t, r in zip(executable.tasks, executable.runners) if t.name.startswith("matmul_add")}
+    # the first writes its bf16 result over its residual's bytes: op by op
+    assert paths["matmul_add_0"].startswith("generic"), paths
+    assert not any(paths[f"matmul_add_{i}"].startswith("generic") for i in (1, 2)), paths
+    with torch.no_grad():
+        want = model(*inputs)
+    for got, ref in zip(executable.run(*inputs), want):
+        torch.testing.assert_close(got, ref, rtol=5e-2, atol=5e-2)

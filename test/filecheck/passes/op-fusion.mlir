@@ -347,10 +347,15 @@ func.func @matmul_bias(%x: tensor<6x4xf32>, %w: tensor<4x8xf32>, %b: tensor<8xf3
 // -----
 
 // Negative for matmul_bias: an add of a full-size tensor (a residual) or of a
-// per-row vector is no bias; then the add joins nothing (one elementwise op).
+// per-row vector is no bias. The residual is matmul_add's (the kernel adds
+// it as its epilogue); the per-row add broadcasts, so it joins nothing.
 // CHECK-LABEL: func.func @matmul_not_bias
-// CHECK:         ge.matmul
-// CHECK-NEXT:    ge.add
+// CHECK:         %[[R:[^ ]*]] = ge.fused "matmul_add"(%x, %w, %r)
+// CHECK-NEXT:    ^bb0
+// CHECK-NEXT:      ge.matmul
+// CHECK-NEXT:      ge.add
+// CHECK-NEXT:      ge.yield
+// CHECK-NEXT:    }
 // CHECK-NEXT:    ge.matmul
 // CHECK-NEXT:    ge.add
 // CHECK-NOT:     ge.fused
@@ -360,6 +365,30 @@ func.func @matmul_not_bias(%x: tensor<6x4xf32>, %w: tensor<4x8xf32>, %r: tensor<
   %m2 = ge.matmul %x, %w : tensor<6x4xf32>, tensor<4x8xf32> -> tensor<6x8xf32>
   %a2 = ge.add %m2, %c : tensor<6x8xf32>, tensor<6x1xf32> -> tensor<6x8xf32>
   func.return %a, %a2 : tensor<6x8xf32>, tensor<6x8xf32>
+}
+
+// -----
+
+// matmul_add: a projection and the residual join after it (a transformer's
+// x + attn(x)), with the norm after it left alone: the add is the linear's
+// epilogue. Negative: the projection is also returned, so it cannot join.
+// CHECK-LABEL: func.func @matmul_add
+// CHECK:         %[[A:[^ ]*]] = ge.fused "matmul_add"(%x, %w, %b, %r)
+// CHECK-NEXT:    ^bb0
+// CHECK-NEXT:      ge.linear
+// CHECK-NEXT:      ge.add
+// CHECK-NEXT:      ge.yield
+// CHECK-NEXT:    }
+// CHECK-NEXT:    ge.layer_norm %[[A]]
+// CHECK-NEXT:    %[[P:[^ ]*]] = ge.linear %x
+// CHECK-NEXT:    ge.add %r, %[[P]]
+func.func @matmul_add(%x: tensor<2x6x4xf32>, %w: tensor<4x4xf32>, %b: tensor<4xf32>, %r: tensor<2x6x4xf32>) -> (tensor<2x6x4xf32>, tensor<2x6x4xf32>, tensor<2x6x4xf32>) {
+  %p = ge.linear %x, %w, %b : tensor<2x6x4xf32>, tensor<4x4xf32>, tensor<4xf32> -> tensor<2x6x4xf32>
+  %a = ge.add %r, %p : tensor<2x6x4xf32>, tensor<2x6x4xf32> -> tensor<2x6x4xf32>
+  %n = ge.layer_norm %a {normalized_shape = array<i64: 4>, epsilon = 1.000000e-05 : f64} : tensor<2x6x4xf32> -> tensor<2x6x4xf32>
+  %p2 = ge.linear %x, %w, %b : tensor<2x6x4xf32>, tensor<4x4xf32>, tensor<4xf32> -> tensor<2x6x4xf32>
+  %a2 = ge.add %r, %p2 : tensor<2x6x4xf32>, tensor<2x6x4xf32> -> tensor<2x6x4xf32>
+  func.return %n, %a2, %p2 : tensor<2x6x4xf32>, tensor<2x6x4xf32>, tensor<2x6x4xf32>
 }
 
 // -----
