@@ -613,6 +613,17 @@ def test_every_activation_form_computes_the_kernel_table_s_op(op):
         torch.testing.assert_close(run(x), kernels.prepare(op)(F.conv2d(x, w)), **TOL)
 
 
+def matches_eager_then_generic(fast, module, inputs, expected, scales):
+    """`fast` gives eager's results on `inputs`, then the generic path's on
+    fresh values (the first input scaled) in the same views."""
+    for got, want in zip(fast.run(*inputs), expected):
+        torch.testing.assert_close(got, want, **TOL)
+    for scale in scales:
+        fresh = (torch.randn_like(inputs[0]) * scale, *map(torch.randn_like, inputs[1:]))
+        for got, ref in zip(fast.run(*fresh), Executable(module, options=GENERIC).run(*fresh)):
+            torch.testing.assert_close(got, ref, **TOL)
+
+
 class AddNorms(nn.Module):
     """BERT's Add & Norm after a linear, an embedding-style sum into a norm
     without affine parameters, a norm alone, and one over two dims."""
@@ -640,12 +651,7 @@ def test_layer_norms_write_their_views_through_onednn():
     used = kinds(fast)
     assert sorted(n for n in used.values() if "layer_norm" in n) == [
         "add_layer_norm", "add_layer_norm", "layer_norm"], used
-    for got, want in zip(fast.run(*inputs), expected):
-        torch.testing.assert_close(got, want, **TOL)
-    for scale in (3.0, 0.01):  # fresh values in the same views
-        inputs = (torch.randn(2, 3, 16) * scale, torch.randn(2, 3, 16))
-        for got, ref in zip(fast.run(*inputs), Executable(module, options=GENERIC).run(*inputs)):
-            torch.testing.assert_close(got, ref, **TOL)
+    matches_eager_then_generic(fast, module, inputs, expected, scales=(3.0, 0.01))
 
 
 def test_layer_norms_without_primitives_keep_the_generic_path():
@@ -682,12 +688,7 @@ def test_linear_residual_adds_match_eager_and_generic(algorithms, primitives):
     fast = Executable(module, options=Options(algorithms=algorithms, primitives=primitives))
     used = {name: kind for name, kind in kinds(fast).items() if name.startswith("matmul_add")}
     assert len(used) == 3 and "generic" not in used.values(), used
-    for got, want in zip(fast.run(*inputs), expected):
-        torch.testing.assert_close(got, want, **TOL)
-    for scale in (3.0, 0.1):  # fresh values in the same views
-        inputs = (torch.randn(2, 5, 16) * scale, torch.randn(2, 5, 16))
-        for got, ref in zip(fast.run(*inputs), Executable(module, options=GENERIC).run(*inputs)):
-            torch.testing.assert_close(got, ref, **TOL)
+    matches_eager_then_generic(fast, module, inputs, expected, scales=(3.0, 0.1))
 
 
 @pytest.mark.skipif(not onednn.available(), reason="needs the oneDNN library")
