@@ -180,9 +180,7 @@ def _masker(keep: bool | None, fill: float | None) -> Callable:
 def _build(block: Block, fused: set, values: list[SSAValue], scale: float, masker: Callable,
            out: torch.Tensor, target: torch.Tensor) -> Runner:
     op_by_op = BlockProgram(block)
-    prefix = BlockProgram(block)  # the views before the scores, then the kernel
-    slot = {v: i for i, v in enumerate(prefix.slot_values)}
-    steps = [step for op, step in zip(_ops(block), prefix.steps) if op not in fused]
+    prefix, slot = _prefix(block, fused)  # the views before the scores, then the kernel
 
     def sdpa(q, kt, v, mask=None):
         if mask is not None:
@@ -193,7 +191,7 @@ def _build(block: Block, fused: set, values: list[SSAValue], scale: float, maske
                                               scale=scale)
 
     result = len(prefix.slot_values)  # a slot of its own for the kernel's result
-    prefix.steps = steps + [(sdpa, [slot[v] for v in values], [result])]
+    prefix.steps.append((sdpa, [slot[v] for v in values], [result]))
     prefix.num_slots += 1
     prefix.slot_values.append(None)
     prefix.outputs = [result]
@@ -208,6 +206,14 @@ def _build(block: Block, fused: set, values: list[SSAValue], scale: float, maske
     return attention
 
 
+def _prefix(block: Block, fused: set) -> tuple[BlockProgram, dict[SSAValue, int]]:
+    """The body's program cut to its ops outside `fused` (the views that
+    split q, k and v into heads), and the slot of each value."""
+    program = BlockProgram(block)
+    program.steps = [step for op, step in zip(_ops(block), program.steps) if op not in fused]
+    return program, {v: i for i, v in enumerate(program.slot_values)}
+
+
 def _views_at_load(block: Block, fused: set, values: list[SSAValue], ins: list
                    ) -> list[torch.Tensor] | None:
     """`values` computed now from the task's bound inputs by the body's
@@ -215,9 +221,7 @@ def _views_at_load(block: Block, fused: set, values: list[SSAValue], ins: list
     a view of an input: then they stay valid, call after call."""
     if any(not isinstance(x, torch.Tensor) for x in ins):
         return None  # a graph input, bound only per call
-    program = BlockProgram(block)
-    slot = {v: i for i, v in enumerate(program.slot_values)}
-    program.steps = [step for op, step in zip(_ops(block), program.steps) if op not in fused]
+    program, slot = _prefix(block, fused)
     program.outputs = [slot[v] for v in values]
     program.frees = program._last_uses()
     try:
@@ -252,7 +256,8 @@ def _primitives(block: Block, fused: set, values: list[SSAValue], scale: float,
         mask = mask.view([1] * (4 - mask.dim()) + list(mask.shape))
         post_ops.append(("add", mask))
     shape = [*q.shape[:3], kt.shape[3]]
-    scores = _Scores(workspace or dnnl.Workspace(), shape)
+    # the scores' bytes, from the shared workspace (flat: the primitives describe them)
+    scores = dnnl.Staging(workspace or dnnl.Workspace(), ([math.prod(shape)], torch.float32))
     try:
         qk = dnnl.matmul(q, kt, shape, post_ops)
         norm = dnnl.softmax(shape)
@@ -265,23 +270,11 @@ def _primitives(block: Block, fused: set, values: list[SSAValue], scale: float,
         if mask is not None and masker(mask) is None:
             out.copy_(op_by_op.run(args)[0])  # a query with no key: the body's NaN (or 0)
             return
-        s = scores.view()
+        (s,) = scores.views()
         qk(s)
         norm(s, s)
         pv(s)
     return onednn_attention
-
-
-class _Scores:
-    """The scores buffer, a piece of the shared workspace (allocated at the
-    first call, so found per call)."""
-
-    def __init__(self, workspace: dnnl.Workspace, shape: list[int]):
-        self.workspace, self.shape = workspace, shape
-        workspace.reserve(math.prod(shape) * 4)
-
-    def view(self) -> torch.Tensor:
-        return self.workspace.data()[:math.prod(self.shape) * 4].view(torch.float32)
 
 
 def _ops(block: Block) -> list[Operation]:

@@ -33,7 +33,6 @@ a task's path is "generic:torch-bfloat16" or "generic:emulated-fp32".
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 
 import torch
@@ -72,40 +71,6 @@ def generic_path(dtype: torch.dtype) -> str:
     """The path an op-by-op cube task of `dtype` runs on (see `widened`)."""
     return "generic:torch-" + str(dtype).removeprefix("torch.") if native(dtype) else (
         "generic:emulated-fp32")
-
-
-class _Staging:
-    """A task's per-call buffers (the input converted to the kernel's type, an
-    fp32 result before its rounding), carved out of the executable's shared
-    workspace, since a replica runs its tasks one at a time: ResNet-50 at
-    batch 8 held 0.8 GB of them when each task had its own. 4-D buffers are
-    NHWC, as the primitives that read them per call expect
-    (onednn._source)."""
-
-    def __init__(self, workspace: dnnl.Workspace, *specs: tuple[Sequence[int], torch.dtype]):
-        self.workspace, self.specs, self.offsets, end = workspace, specs, [], 0
-        for shape, dtype in specs:
-            self.offsets.append(end)
-            end += -(-math.prod(shape) * dtype.itemsize // 64) * 64
-        workspace.reserve(end)
-        self._views: list[torch.Tensor] = []
-        self._base = None
-
-    def views(self) -> list[torch.Tensor]:
-        data = self.workspace.data()
-        if data.data_ptr() != self._base:
-            self._base, self._views = data.data_ptr(), [
-                _typed(data[o:], shape, dtype) for o, (shape, dtype) in zip(self.offsets,
-                                                                             self.specs)]
-        return self._views
-
-
-def _typed(data: torch.Tensor, shape: Sequence[int], dtype: torch.dtype) -> torch.Tensor:
-    flat = data[:math.prod(shape) * dtype.itemsize].view(dtype)
-    if len(shape) != 4:
-        return flat.view(list(shape))
-    n, c, h, w = shape
-    return flat.view(n, h, w, c).permute(0, 3, 1, 2)
 
 
 def _with_path(runner: Runner, kind: str, primitive: dnnl.Primitive) -> Runner:
@@ -148,7 +113,7 @@ def _native_conv(x_shape, x_view, src_cast, weight, bias, out, residual, params,
         return None
     if not staged:
         return _with_path(lambda *args: primitive(), "onednn-bf16", primitive)
-    staging = _Staging(workspace, (x_shape, weight.dtype))
+    staging = dnnl.Staging(workspace, (x_shape, weight.dtype))
 
     def onednn_bf16_conv(*args):
         (source,) = staging.views()
@@ -169,7 +134,7 @@ def _emulated_conv(x_shape, src_cast, weight, bias, out, residual, params, post_
         return None
     copy_residual = residual is not None and not (into_out and
                                                   residual.data_ptr() == out.data_ptr())
-    staging = _Staging(workspace, (x_shape, torch.float32),
+    staging = dnnl.Staging(workspace, (x_shape, torch.float32),
                        *[(out.shape, torch.float32)] * (not into_out),
                        *[(x_shape, torch.bfloat16)] * src_cast)
 
@@ -212,7 +177,7 @@ def linear(x: int, k: int, x_view: torch.Tensor | None, weight: torch.Tensor,
     if primitive is not None:
         if bound:
             return _with_path(lambda *args: primitive(), "onednn-bf16", primitive)
-        staging = _Staging(workspace, (shape, weight.dtype))
+        staging = dnnl.Staging(workspace, (shape, weight.dtype))
 
         def onednn_bf16_linear(*args):
             (source,) = staging.views()
@@ -225,7 +190,7 @@ def linear(x: int, k: int, x_view: torch.Tensor | None, weight: torch.Tensor,
                                 rows if into_rows else list(rows.shape), post_ops)
     except dnnl.OneDNNError:
         return None
-    staging = _Staging(workspace, (shape, torch.float32), (shape, torch.bfloat16),
+    staging = dnnl.Staging(workspace, (shape, torch.float32), (shape, torch.bfloat16),
                        *[(rows.shape, torch.float32)] * (not into_rows))
 
     def emulated_bf16_linear(*args):

@@ -439,14 +439,17 @@ def _linear_primitive(x_view, x: int, k: int, weight, bias, rows: torch.Tensor,
         primitive = dnnl.linear(source, weight, bias, rows, post_ops)
     except dnnl.OneDNNError:
         return None
+    # accumulating into the residual's bytes ("sum"), it must write those very bytes
+    retarget = (lambda r: r) if ("sum",) in post_ops else (
+        lambda r: _retargetable(r, primitive))
     if bound:
         def onednn_primitive_linear(*args):
             primitive()
-        return _retargetable(onednn_primitive_linear, primitive)
+        return retarget(onednn_primitive_linear)
 
     def onednn_primitive_linear_input(*args):
         primitive(args[x].reshape(-1, k).contiguous())
-    return _retargetable(onednn_primitive_linear_input, primitive)
+    return retarget(onednn_primitive_linear_input)
 
 
 def _linear_task(t: Task) -> Runner | None:
@@ -478,7 +481,7 @@ def _linear_task(t: Task) -> Runner | None:
     if row is not None and row.after_linear and rest[0].operands[0] == prev:
         act_op, prev, rest = rest[0], rest[0].results[0], rest[1:]
     rest, prev, cast = _skip_cast(rest, prev, cast)
-    r = None  # the task input a residual add reads (op-fusion's matmul_add)
+    r, residual_cast = None, False  # the task input a residual add reads (matmul_add)
     if rest and isinstance(rest[0], ge.AddOp) and prev in rest[0].operands:
         add = rest[0]
         other = add.rhs if add.lhs is prev else add.lhs
@@ -500,6 +503,9 @@ def _linear_task(t: Task) -> Runner | None:
     features, k = weight.shape
     rows = t.out.view(-1, features)
     residual = _residual_post_op(t.ins[r], rows) if r is not None else None
+    if (r is not None and residual is None and isinstance(t.ins[r], torch.Tensor)
+            and _overlap(t.ins[r], rows)):
+        return None  # shares some of the output's bytes: no kernel may write first
     acts = [act.dnnl_post_op()] if act is not None else []
 
     def then_add(runner: Runner | None, added: bool) -> Runner | None:
@@ -517,11 +523,12 @@ def _linear_task(t: Task) -> Runner | None:
         # Every bf16 form writes fp32 rows itself, so the residual is a post-op
         # there; a bf16 result may be staged, so the residual is added after
         # (not where the output has the residual's own bytes: op by op then).
-        into = rows.dtype == torch.float32
-        if into or residual != ("sum",):
+        fp32_rows = rows.dtype == torch.float32
+        if fp32_rows or residual != ("sum",):
             runner = then_add(bf16.linear(
                 x, k, None if src_cast else t.ins[x], weight, bias, rows,
-                acts + ([residual] if into and residual else []), t.workspace), into and residual)
+                acts + ([residual] if fp32_rows and residual else []), t.workspace),
+                fp32_rows and residual is not None)
             if runner is not None:
                 return runner
     if src_cast or cast or weight.dtype != rows.dtype:
@@ -572,11 +579,7 @@ def _residual_post_op(view, rows: torch.Tensor) -> tuple | None:
     matrix = view.view(rows.shape)
     if matrix.data_ptr() == rows.data_ptr():
         return ("sum",)
-    lo, hi = matrix.data_ptr(), matrix.data_ptr() + matrix.numel() * matrix.element_size()
-    out_lo = rows.data_ptr()
-    if lo < out_lo + rows.numel() * rows.element_size() and out_lo < hi:
-        return None
-    return ("add", matrix)
+    return None if _overlap(matrix, rows) else ("add", matrix)
 
 
 # --- pools -----------------------------------------------------------------------
@@ -702,13 +705,19 @@ def _aliases_unlike(t: Task, value) -> bool:
     runs it."""
     i = t.arg(value)
     view = t.ins[i] if i is not None else None
-    if not isinstance(view, torch.Tensor) or view.numel() == 0 or t.out.numel() == 0:
+    if not isinstance(view, torch.Tensor):
         return False
-    lo, hi = view.data_ptr(), view.data_ptr() + view.numel() * view.element_size()
-    out_lo = t.out.data_ptr()
-    out_hi = out_lo + t.out.numel() * t.out.element_size()
-    overlap = lo < out_hi and out_lo < hi
-    return overlap and (view.shape != t.out.shape or view.stride() != t.out.stride())
+    return _overlap(view, t.out) and (view.shape != t.out.shape
+                                      or view.stride() != t.out.stride())
+
+
+def _overlap(a: torch.Tensor, b: torch.Tensor) -> bool:
+    """Whether the byte ranges of two (non-empty) views intersect."""
+    if a.numel() == 0 or b.numel() == 0:
+        return False
+    a_lo, b_lo = a.data_ptr(), b.data_ptr()
+    return (a_lo < b_lo + b.numel() * b.element_size()
+            and b_lo < a_lo + a.numel() * a.element_size())
 
 
 def _tail_task(t: Task) -> Runner | None:

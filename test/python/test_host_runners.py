@@ -710,3 +710,24 @@ def test_bf16_linear_residual_adds_keep_their_bf16_runners():
         want = model(*inputs)
     for got, ref in zip(executable.run(*inputs), want):
         torch.testing.assert_close(got, ref, rtol=5e-2, atol=5e-2)
+
+
+class ResidualResult(nn.Module):
+    """A graph result planned over its residual's bytes: the kernel adds into
+    them, so it must not write the returned tensor instead."""
+
+    def __init__(self):
+        super().__init__()
+        self.a, self.b = nn.Linear(16, 16), nn.Linear(16, 16)
+
+    def forward(self, x):
+        return torch.relu(self.a(x)) + self.b(x)
+
+
+def test_a_result_accumulated_over_its_residual_is_correct_call_after_call():
+    torch.manual_seed(0)
+    inputs = (torch.randn(4, 16),)
+    module, expected = compiled(ResidualResult(), inputs)
+    fast = Executable(module)
+    assert any(name.startswith("matmul_add") for name in kinds(fast)), kinds(fast)
+    matches_eager_then_generic(fast, module, inputs, (expected,), scales=(3.0, 0.1, 1.0))
