@@ -1,12 +1,13 @@
 """Where the time goes against OpenVINO: our tasks by kind beside its nodes by type.
 
     python -m bench.openvino_compare [--model bert_base_seq128] [--rounds 10] [--threads 2]
+    python -m bench.openvino_compare --bf16     # ours in bf16 against OpenVINO's default
 
 Both run in one process, taking turns (0.2 s idle, one untimed and one timed
 call each, as in bench.suite). Our side: every task runner of the loaded
 graph timed inside real runs and summed by task kind (its name without the
 number: linear, attention, ...). OpenVINO's side: its own per-node counters
-(PERF_COUNT, f32 inference precision) of the timed runs, summed by node type
+(PERF_COUNT, f32 inference precision, or its default with --bf16) of the timed runs, summed by node type
 and the kernel it ran (FullyConnected/gemm_mlas_f32, ...). Milliseconds per
 run. Unlike bench.layer_compare (ONNX Runtime), the times are taken inside
 whole runs, so each kind pays the cache state the kinds before it leave.
@@ -25,7 +26,7 @@ import time
 
 import torch
 
-from bench.suite import _models, compile_ours, export_onnx, openvino_missing
+from bench.suite import BF16_MODE, _models, compile_ours, export_onnx, openvino_missing
 
 
 def timed_by_kind(executable) -> dict[str, float]:
@@ -51,6 +52,8 @@ def main(argv=None) -> int:
     ap.add_argument("--model", default="bert_base_seq128")
     ap.add_argument("--rounds", type=int, default=10)
     ap.add_argument("--threads", type=int, default=None)
+    ap.add_argument("--bf16", action="store_true",
+                    help=f"ours under {BF16_MODE}, OpenVINO with its default precision")
     args = ap.parse_args(argv)
     missing = openvino_missing()
     if missing:
@@ -63,21 +66,22 @@ def main(argv=None) -> int:
     print(f"load average {os.getloadavg()[0]:.2f}, {torch.get_num_threads()} threads")
     model, inputs = _models(False)[args.model]()
     model.eval()
-    optimized, _ = compile_ours(model, inputs)
+    optimized, _ = compile_ours(model, inputs, BF16_MODE if args.bf16 else None)
     executable = optimized.executable
     ours = timed_by_kind(executable)
+    peer = "openvino_default" if args.bf16 else "openvino_f32"
     with tempfile.TemporaryDirectory() as workdir:
         path, _ = export_onnx(model, inputs, workdir)
         compiled = ov.Core().compile_model(path, "CPU", {
-            "INFERENCE_NUM_THREADS": torch.get_num_threads(),
-            "INFERENCE_PRECISION_HINT": "f32", "PERF_COUNT": True})
+            "INFERENCE_NUM_THREADS": torch.get_num_threads(), "PERF_COUNT": True,
+            **({} if args.bf16 else {"INFERENCE_PRECISION_HINT": "f32"})})
     request, feeds = compiled.create_infer_request(), [x.numpy() for x in inputs]
     theirs: dict[str, float] = collections.defaultdict(float)
-    latency: dict[str, list[float]] = {"ours": [], "openvino_f32": []}
+    latency: dict[str, list[float]] = {"ours": [], peer: []}
     with torch.no_grad():
         for _ in range(args.rounds):
             for name, run in (("ours", lambda: executable.run(*inputs)),
-                              ("openvino_f32", lambda: request.infer(feeds))):
+                              (peer, lambda: request.infer(feeds))):
                 time.sleep(0.2)
                 run()
                 start = time.perf_counter()
@@ -87,11 +91,11 @@ def main(argv=None) -> int:
                 if node.status.name == "EXECUTED":
                     theirs[f"{node.node_type}/{node.exec_type}"] += (
                         node.real_time.total_seconds())
-    print(f"{args.model}: ours {statistics.median(latency['ours']) * 1e3:.1f} ms, OpenVINO f32 "
-          f"{statistics.median(latency['openvino_f32']) * 1e3:.1f} ms (medians; their "
+    print(f"{args.model}: ours {statistics.median(latency['ours']) * 1e3:.1f} ms, {peer} "
+          f"{statistics.median(latency[peer]) * 1e3:.1f} ms (medians; their "
           f"counters cost a little)")
     for title, table, per in (("ours, by task kind", ours, 2 * args.rounds),
-                              ("OpenVINO f32, by node type / kernel", theirs, args.rounds)):
+                              (f"{peer}, by node type / kernel", theirs, args.rounds)):
         print(f"  {title}: {sum(table.values()) / per * 1e3:.1f} ms per run")
         for kind, s in sorted(table.items(), key=lambda kv: -kv[1])[:12]:
             print(f"    {s / per * 1e3:8.2f} ms  {kind}")

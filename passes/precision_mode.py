@@ -12,7 +12,9 @@ GE's `precision_mode` (ATC/ACL option; CANN docs "--precision_mode"):
 - `allow_mix_precision`: GE's built-in mixed-precision lists
   (`precision_reduce` in the ops-info files): trustlist ops (cube ops and
   MIX_ALLOW) go to fp16, graylist ops (MIX_GRAY: data movement) follow their
-  producers (fp16 when every non-constant input comes from fp16), and every
+  producers (fp16 when every non-constant input comes from fp16, also
+  across a ge.fused boundary: the slices splitting a fp16 linear's result
+  into attention heads inside the attention group), and every
   other op keeps fp32 (GE's blocklist: softmax, layer_norm, batch_norm,
   reductions, exp/log/sqrt/div, gelu, sigmoid, tanh, ...).
 - `allow_fp32_to_bf16`, `allow_mix_precision_bf16`: the same two with bf16
@@ -101,9 +103,17 @@ class Converter:
             element(v) == self.src for v in (*op.operands, *op.results))
 
     def from_dst(self, value: SSAValue) -> bool:
-        """`value` is a cast from `dst`: its producer already computes in `dst`."""
+        """`value`'s producer already computes in `dst`: it is a cast from
+        `dst`, a group's result that its body casts back from `dst`, or a
+        group body's argument bound to such a value outside."""
         owner = value.owner
-        return isinstance(owner, ge.CastOp) and element(owner.input) == self.dst
+        if isinstance(owner, ge.CastOp):
+            return element(owner.input) == self.dst
+        if isinstance(owner, ge.FusedOp):
+            return self.from_dst(owner.body.block.last_op.operands[value.index])
+        if isinstance(value, BlockArgument) and isinstance(value.block.parent_op(), ge.FusedOp):
+            return self.from_dst(value.block.parent_op().operands[value.index])
+        return False
 
     def convert(self, op: Operation) -> None:
         """Replace `op` by the same op on `dst`, with casts back to `src` on its results."""

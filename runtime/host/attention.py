@@ -11,23 +11,29 @@ and takes their softmax as four fresh tensors. Two fused forms replace that:
 
 - oneDNN primitives (`_primitives`), where q, k, v and an additive mask are
   views of the arena bound at load (BERT's, after its QKV linear): q @ k^T
-  with the scale and the mask as post-ops into one scores buffer of the
-  shared workspace, the softmax in place, p @ v into the output view.
-  BERT-base's 12 attentions took 8.7 ms of a run this way against 12.5 ms
-  with torch's kernel (2 AVX2 cores, 128 tokens).
+  with the scale and the mask as post-ops into one fp32 scores buffer of
+  the shared workspace, the softmax in place, p @ v into the output view. BERT-base's 12 attentions took 8.7 ms of a run
+  this way against 12.5 ms with torch's kernel (2 AVX2 cores, 128 tokens).
 - `F.scaled_dot_product_attention` otherwise (graph inputs, where-masks):
   the same arithmetic blocked over keys with an online softmax (flash
   attention), never holding the scores; at 512 tokens 6.5 ms against 9.3 ms
-  op by op.
+  op by op. fp32 bodies only.
 
 Two semantic points keep it exact against the body:
 - the scale is the body's constant (a division becomes its reciprocal);
 - a query whose mask is -inf for every key: the body's softmax gives NaN
-  there (0 if `safe`), the fused kernel does not promise either, so such a
-  call runs the body op by op. Only the mask can make a row -inf, since
-  finite q and k give finite scores.
+  there (0 if `safe`). oneDNN's softmax gives NaN too; torch's fused
+  kernel promises neither, so there (and for a safe softmax in either
+  form) such a call runs the body op by op. Only the mask can make a row
+  -inf, since finite q and k give finite scores.
 
-fp32 bodies only: a 16-bit body has precision-mode's casts between its ops.
+A bf16 body (precision-mode's, its matmuls in bf16) runs as the cube runs
+attention, as Ascend's fused attention kernel and OpenVINO's do: bf16
+operands, fp32 accumulation, the scores kept in fp32 from q @ k^T to the
+softmax, whose probabilities are rounded to bf16 once for p @ v. The casts
+the body has between those ops are the kernels' loads and stores, so the
+scores are rounded once fewer than op by op. Only oneDNN's primitives run
+it; elsewhere (no bf16 kernel, a graph input) the body runs op by op.
 """
 
 from __future__ import annotations
@@ -52,12 +58,31 @@ Runner = Callable[..., None]
 # 384 tokens, 7.3 against 7.0 ms at 512 and 29.6 against 25.1 ms at 1024.
 MAX_SCORES_PER_HEAD = 256 * 256
 
+FLOATS = {"f32", "bf16", "f16"}
+# the matmuls' element type -> their operands' torch type
+COMPUTE_TYPES = {"f32": torch.float32, "bf16": torch.bfloat16}
+COMPUTE = set(COMPUTE_TYPES.values())  # the output types written
 
-def _producer(value: SSAValue, kind) -> Operation | None:
-    """The op of `kind` that makes `value` and nothing else reads, if any."""
+
+def _producer(value: SSAValue, kind, casts: set) -> Operation | None:
+    """The op of `kind` that makes `value` and nothing else reads, if any,
+    maybe behind float casts read only by the next op (precision-mode's,
+    between the ops of a 16-bit body), which go into `casts`."""
+    value = _uncast(value, casts)
     if isinstance(value, OpResult) and isinstance(value.op, kind) and value.has_one_use():
         return value.op
     return None
+
+
+def _uncast(value: SSAValue, casts: set) -> SSAValue:
+    """`value` before the float casts that make it, each read only by the
+    next, added to `casts`."""
+    while (isinstance(value, OpResult) and isinstance(value.op, ge.CastOp)
+           and value.has_one_use() and {str(value.type.element_type),
+                                        str(value.op.input.type.element_type)} <= FLOATS):
+        casts.add(value.op)
+        value = value.op.input
+    return value
 
 
 def _scalar(value: SSAValue, block: Block, ins: list, constants: list[bool]) -> float | None:
@@ -72,30 +97,36 @@ def _scalar(value: SSAValue, block: Block, ins: list, constants: list[bool]) -> 
     return float(t.reshape(-1)[0]) if t.numel() == 1 else None
 
 
-def _chain(value: SSAValue, block, ins, constants) -> tuple[Operation | None, float, Operation]:
+def _chain(value: SSAValue, block, ins, constants, casts: set
+           ) -> tuple[Operation | None, float, Operation]:
     """(scaling op, scale, q @ k^T matmul) if `value` is q @ k^T maybe scaled by
-    a constant, each op read only by the next; else a None matmul."""
-    scaling, scale = _producer(value, (ge.DivOp, ge.MulOp)), 1.0
+    a constant, each op read only by the next; else a None matmul. The
+    casts passed go into `casts` only if it is."""
+    passed: set = set()
+    scaling, scale = _producer(value, (ge.DivOp, ge.MulOp), passed), 1.0
     if scaling is not None:
         c = _scalar(scaling.rhs, block, ins, constants)
         if not c:
             return None, 1.0, None
         scale, value = (1.0 / c if isinstance(scaling, ge.DivOp) else c), scaling.lhs
-    return scaling, scale, _producer(value, ge.MatMulOp)
+    qk = _producer(value, ge.MatMulOp, passed)
+    if qk is not None:
+        casts |= passed
+    return scaling, scale, qk
 
 
-def _masking(value: SSAValue, block, ins, constants):
+def _masking(value: SSAValue, block, ins, constants, casts: set):
     """(mask op, mask value, keep, fill, scores) for the op making the
     softmax's input: an additive mask (add, mask, None, None, scores) or
     a where between the scores and a constant fill (where, condition,
     whether the condition marks the keys to keep, fill, scores); or Nones."""
-    add = _producer(value, ge.AddOp)
+    add = _producer(value, ge.AddOp, casts)
     if add is not None:
-        scores = [v for v in add.operands if _chain(v, block, ins, constants)[2] is not None]
+        scores = [v for v in add.operands if _chain(v, block, ins, constants, set())[2]]
         if len(scores) != 1 or add.output.type != scores[0].type:
             return None  # which operand is the mask is unclear, or it broadcasts the scores
         return add, add.rhs if scores[0] is add.lhs else add.lhs, None, None, scores[0]
-    where = _producer(value, ge.WhereOp)
+    where = _producer(value, ge.WhereOp, casts)
     if where is None or str(where.condition.type.element_type) != "i1":
         return None
     for keep, scores, fill in ((True, where.lhs, where.rhs), (False, where.rhs, where.lhs)):
@@ -103,7 +134,7 @@ def _masking(value: SSAValue, block, ins, constants):
         # A fill that absorbs any score (s + fill == fill in fp32) gives the
         # same softmax as an additive mask; -inf leaves a query with no key.
         if (c is not None and c <= -1e30 and where.output.type == scores.type
-                and _chain(scores, block, ins, constants)[2] is not None):
+                and _chain(scores, block, ins, constants, set())[2] is not None):
             return where, where.condition, keep, c, scores
     return None
 
@@ -112,45 +143,58 @@ def runner(block: Block, ins: list, constants: list[bool], out: torch.Tensor,
            primitives: bool = False, workspace: dnnl.Workspace | None = None) -> Runner | None:
     """The attention body as one fused call writing `out` (oneDNN's
     primitives if `primitives` and the views allow, else torch's kernel),
-    or None if the body is not softmax(q @ k^T * scale, masked) @ v in fp32."""
-    ops = _ops(block)
-    last = ops[-1] if ops else None
+    or None if the body is not softmax(q @ k^T * scale, masked) @ v with
+    fp32 matmuls, or bf16 ones that oneDNN's primitives take."""
+    if len(block.last_op.operands) != 1 or out.dtype not in COMPUTE:
+        return None
+    casts: set = set()
     # with the heads merged back after it, out is the result's transpose
-    merge = last if isinstance(last, ge.TransposeOp) else None
-    pv = _producer(merge.input, ge.MatMulOp) if merge is not None else last
-    if (not isinstance(pv, ge.MatMulOp) or list(block.last_op.operands) != [last.results[0]]
-            or out.dtype != torch.float32 or len(pv.output.type.get_shape()) != 4):
+    merge = _producer(block.last_op.operands[0], ge.TransposeOp, casts)
+    pv = _producer(merge.input if merge else block.last_op.operands[0], ge.MatMulOp, casts)
+    if not isinstance(pv, ge.MatMulOp) or len(pv.output.type.get_shape()) != 4:
         return None
     target = out
     if merge is not None:
         perm = list(merge.permutation.get_values())
         target = out.permute([perm.index(d) for d in range(len(perm))])
-    softmax = _producer(pv.lhs, ge.SoftmaxOp)
+    softmax = _producer(pv.lhs, ge.SoftmaxOp, casts)
     if softmax is None or softmax.dim.value.data not in (-1, 3):
         return None
-    masking = _masking(softmax.input, block, ins, constants)
+    masking = _masking(softmax.input, block, ins, constants, casts)
     if masking is None:
         mask_op = mask = keep = fill = None
         scores = softmax.input
     else:
         mask_op, mask, keep, fill, scores = masking
-    scaling, scale, qk = _chain(scores, block, ins, constants)
+    scaling, scale, qk = _chain(scores, block, ins, constants, casts)
     if qk is None:
         return None
-    fused = {pv, softmax, qk} | {op for op in (mask_op, scaling, merge) if op is not None}
-    values = [qk.lhs, qk.rhs, pv.rhs]
-    if any(str(v.type.element_type) != "f32" for v in values) or not _heads_match(
-            *(v.type.get_shape() for v in values)):
+    dtype = str(qk.lhs.type.element_type)
+    if (dtype not in COMPUTE_TYPES or any(str(v.type.element_type) != dtype
+                                          for v in (qk.rhs, pv.lhs, pv.rhs))
+            or (casts and dtype == "f32")):
+        return None  # an fp32 body with casts rounds between its ops: left to run so
+    # q, k and v as the body has them before converting them to the matmuls' type
+    values = [_uncast(v, casts) for v in (qk.lhs, qk.rhs, pv.rhs)]
+    fused = casts | {pv, softmax, qk} | {op for op in (mask_op, scaling, merge) if op is not None}
+    if (any(str(v.type.element_type) not in ("f32", dtype) for v in values)
+            or not _heads_match(*(v.type.get_shape() for v in values))):
         return None
     if mask is not None:
-        if keep is None and str(mask.type.element_type) != "f32":
+        if keep is None and str(mask.type.element_type) not in ("f32", dtype):
             return None
         values.append(mask)
     masker = _masker(keep, fill)
     if primitives and keep is None and dnnl.available():
-        built = _primitives(block, fused, values, scale, masker, ins, out, target, workspace)
+        # oneDNN's softmax gives a row of -inf NaN, as the body's does; a safe
+        # softmax's 0 there takes the body
+        built = _primitives(block, fused, values, COMPUTE_TYPES[dtype], scale,
+                            masker if softmax.safe is not None else None, ins, out, target,
+                            workspace)
         if built is not None:
             return built
+    if dtype != "f32":
+        return None  # torch's kernel would compute it in another precision than the body's
     return _build(block, fused, values, scale, masker, out, target)
 
 
@@ -234,14 +278,18 @@ def _views_at_load(block: Block, fused: set, values: list[SSAValue], ins: list
     return views
 
 
-def _primitives(block: Block, fused: set, values: list[SSAValue], scale: float,
-                masker: Callable, ins: list, out: torch.Tensor, target: torch.Tensor,
-                workspace: dnnl.Workspace | None) -> Runner | None:
+def _primitives(block: Block, fused: set, values: list[SSAValue], dtype: torch.dtype,
+                scale: float, masker: Callable | None, ins: list, out: torch.Tensor,
+                target: torch.Tensor, workspace: dnnl.Workspace | None) -> Runner | None:
     """The group as three oneDNN primitives on views bound at load: q @ k^T
-    into a [B, H, T, S] scores buffer, scaled and masked by post-ops; the
-    softmax in place; p @ v into `target` (`out`, or the view of it that
-    merges the heads back). One of BERT-base's attentions after
-    its QKV linear took 0.49 ms so against 0.73 ms in torch's kernel."""
+    into a [B, H, T, S] fp32 scores buffer, scaled and masked by post-ops;
+    the softmax in place (with bf16 matmuls, then rounded into a bf16
+    buffer); p @ v into
+    `target` (`out`, or the view of it that merges the heads back). q, k or
+    v that the body converts to the matmuls' `dtype` are converted per call
+    into buffers of the shared workspace, as are the scores. One of
+    BERT-base's attentions after its QKV linear took 0.49 ms so against 0.73
+    ms in torch's kernel (fp32)."""
     views = _views_at_load(block, fused, values, ins)
     if views is None or target.stride(-1) != 1:
         return None
@@ -256,24 +304,48 @@ def _primitives(block: Block, fused: set, values: list[SSAValue], scale: float,
         mask = mask.view([1] * (4 - mask.dim()) + list(mask.shape))
         post_ops.append(("add", mask))
     shape = [*q.shape[:3], kt.shape[3]]
-    # the scores' bytes, from the shared workspace (flat: the primitives describe them)
-    scores = dnnl.Staging(workspace or dnnl.Workspace(), ([math.prod(shape)], torch.float32))
+    # oneDNN 3.2 has no bf16 brgemm kernel for heads read across the QKV
+    # linear's rows (a slower gemm:jit: 210 against 130 us for BERT-base's
+    # q @ k^T), so bf16 operands are copied dense, as are converted ones (4 us)
+    conversions = [(i, t) for i, t in enumerate((q, kt, v))
+                   if t.dtype != dtype or (dtype != torch.float32 and not t.is_contiguous())]
+    # per call, from the shared workspace (flat: the primitives describe them):
+    # the scores, the bf16 probabilities, the operands to convert
+    staging = dnnl.Staging(workspace or dnnl.Workspace(), ([math.prod(shape)], torch.float32),
+                           *[([math.prod(shape)], dtype)] * (dtype != torch.float32),
+                           *[([t.numel()], dtype) for _, t in conversions])
+    # dense, in the view's own dimension order: row copies, not transposes
+    dense = {i: torch.empty_like(t, dtype=dtype, device="meta") for i, t in conversions}
+    q, kt, v = (dense.get(i, t) for i, t in enumerate((q, kt, v)))
+    probabilities = torch.empty(shape, dtype=dtype, device="meta")
     try:
+        copies = [dnnl.reorder(t, dense[i]) for i, t in conversions]
         qk = dnnl.matmul(q, kt, shape, post_ops)
         norm = dnnl.softmax(shape)
-        pv = dnnl.matmul(shape, v, target)
+        # rounded by a reorder: oneDNN's softmax into bf16 rounds twice (a
+        # quarter of the values 1 ulp off the body's fp32 softmax rounded once)
+        rounding = dnnl.reorder(shape, probabilities) if dtype != torch.float32 else None
+        pv = dnnl.matmul(shape if dtype == torch.float32 else probabilities, v, target)
     except dnnl.OneDNNError:
         return None
     op_by_op = BlockProgram(block)
+    to_qk = sum(i < 2 for i, _ in conversions)  # converted operands of q @ k^T, then of p @ v
 
     def onednn_attention(*args):
-        if mask is not None and masker(mask) is None:
-            out.copy_(op_by_op.run(args)[0])  # a query with no key: the body's NaN (or 0)
+        if masker is not None and mask is not None and masker(mask) is None:
+            out.copy_(op_by_op.run(args)[0])  # a query with no key: the safe softmax's 0
             return
-        (s,) = scores.views()
-        qk(s)
+        s, *buffers = staging.views()
+        p = buffers.pop(0) if dtype != torch.float32 else s
+        for copy, buffer in zip(copies, buffers):
+            copy(buffer)
+        qk(*buffers[:to_qk], s)
         norm(s, s)
-        pv(s)
+        if rounding is not None:
+            rounding(s, p)
+        pv(p, *buffers[to_qk:])
+    if dtype != torch.float32:
+        onednn_attention.path = f"onednn-bf16:{qk.impl}"
     return onednn_attention
 
 

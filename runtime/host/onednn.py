@@ -708,17 +708,21 @@ def layer_norm(x: torch.Tensor, weight: torch.Tensor | None, bias: torch.Tensor 
         raise
 
 
-def matmul(src: torch.Tensor | Sequence[int], weights: torch.Tensor, dst: torch.Tensor |
-           Sequence[int], post_ops: Sequence[tuple] = ()) -> Primitive:
+def matmul(src: torch.Tensor | Sequence[int], weights: torch.Tensor | Sequence[int],
+           dst: torch.Tensor | Sequence[int], post_ops: Sequence[tuple] = ()) -> Primitive:
     """dst = src @ weights over the last two dims (batch dims broadcast) as
     oneDNN's matmul, between views of any strides: both operands are
     activations (attention's q @ k^T and p @ v), so nothing is reordered.
-    A source or destination given by its shape is a contiguous buffer
-    passed with each call, source first."""
-    tensors = [t for t in (src, weights, dst) if isinstance(t, torch.Tensor)]
-    if any(t.dtype != torch.float32 for t in tensors):
-        raise OneDNNError("the oneDNN matmul here takes fp32 tensors only, got "
-                          + ", ".join(str(t.dtype) for t in tensors))
+    An operand given by its shape (fp32) or as a meta tensor (its type and
+    strides) is a buffer passed with each call, in the order src, weights,
+    dst. src and weights are fp32, or both bf16 (products accumulated in
+    fp32, the destination fp32 or bf16)."""
+    kinds = [t.dtype if isinstance(t, torch.Tensor) else torch.float32
+             for t in (src, weights, dst)]
+    if kinds[0] != kinds[1] or kinds[0] not in (torch.float32, torch.bfloat16) or (
+            kinds[2] not in (torch.float32, kinds[0])):
+        raise OneDNNError("the oneDNN matmul here takes fp32, or bf16 operands with an fp32 or "
+                          f"bf16 destination; got {', '.join(map(str, kinds))}")
     handles = _Handles()
     try:
         mds = [_dense(handles, t) for t in (src, weights, dst)]
@@ -737,25 +741,49 @@ def matmul(src: torch.Tensor | Sequence[int], weights: torch.Tensor, dst: torch.
 def softmax(x: torch.Tensor | Sequence[int], out: torch.Tensor | Sequence[int] | None = None
             ) -> Primitive:
     """Softmax over the last dim of `x` into `out` (in place if None), as
-    in matmul a view or a shape (then the buffer is passed per call)."""
+    in matmul a view, a shape or a meta tensor (then the buffer is passed
+    per call). `out` may be bf16, but oneDNN 3.2 then rounds twice (a
+    quarter of BERT's probabilities 1 ulp off fp32's rounded once): round
+    an fp32 softmax with `reorder` instead."""
     handles = _Handles()
     try:
         md = _dense(handles, x)
+        md_out = md if out is None else _dense(handles, out)
         attr, _ = _attributes(handles, ())
         pd = handles.own("primitive_desc", ctypes.c_void_p())
         _check(library().dnnl_softmax_forward_primitive_desc_create(
             ctypes.byref(pd), _engine_and_stream()[0], FORWARD_INFERENCE, SOFTMAX_ACCURATE,
-            md, md, len(x if isinstance(x, Sequence) else x.shape) - 1, attr),
+            md, md_out, len(x if isinstance(x, Sequence) else x.shape) - 1, attr),
             "dnnl_softmax_forward_primitive_desc_create")
         return _activations(handles, pd, {ARG_SRC: x, ARG_DST: x if out is None else out},
-                            [md, md], {})
+                            [md, md_out], {})
+    except BaseException:
+        handles.destroy()
+        raise
+
+
+def reorder(src: torch.Tensor | Sequence[int], dst: torch.Tensor | Sequence[int]) -> Primitive:
+    """src's values into dst, of any strides and types (as in matmul, a
+    shape or meta tensor is passed per call): attention's head-split q, k
+    and v into dense bf16 buffers, in a call as cheap as a primitive's
+    rather than a torch copy's (about 30 us each in a run, against 4 alone)."""
+    handles = _Handles()
+    try:
+        mds = [_dense(handles, t) for t in (src, dst)]
+        pd = handles.own("primitive_desc", ctypes.c_void_p())
+        engine = _engine_and_stream()[0]
+        _check(library().dnnl_reorder_primitive_desc_create(ctypes.byref(pd), mds[0], engine,
+                                                            mds[1], engine, None),
+               "dnnl_reorder_primitive_desc_create")
+        return _activations(handles, pd, {ARG_SRC: src, ARG_DST: dst}, mds, {})
     except BaseException:
         handles.destroy()
         raise
 
 
 def _dense(handles: _Handles, t: torch.Tensor | Sequence[int]) -> ctypes.c_void_p:
-    """The descriptor of a view, or of a contiguous buffer of the shape `t`."""
+    """The descriptor of a view (or meta tensor), or of a contiguous fp32
+    buffer of the shape `t`."""
     if isinstance(t, torch.Tensor):
         return handles.of(t)
     return handles.md(t, _contiguous_strides(t))
@@ -770,12 +798,12 @@ def _contiguous_strides(shape: Sequence[int]) -> list[int]:
 
 
 def _activations(handles: _Handles, pd, tensors: dict, mds: list, reads: dict) -> Primitive:
-    """The primitive of `pd` with its arguments `tensors` ({arg: view or
-    shape}, described by `mds` in order), the views bound now and the
-    shapes left to each call in the order of `tensors`."""
+    """The primitive of `pd` with its arguments `tensors` ({arg: view, shape
+    or meta tensor}, described by `mds` in order), the views bound now and
+    the shapes and meta tensors left to each call in the order of `tensors`."""
     args, keep, rebind = {}, [], []
     for (arg, t), md in zip(tensors.items(), mds):
-        if isinstance(t, Sequence):
+        if isinstance(t, Sequence) or t.is_meta:
             args[arg] = (md, 0)
             rebind.append(arg)
         else:

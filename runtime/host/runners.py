@@ -847,7 +847,7 @@ def _specialized(t: Task) -> Runner | None:
     first = type(t.ops[0])
     if any(isinstance(v, dnnl.Blocked) for v in (*t.ins, t.out)) and first not in BLOCKED_RUNNERS:
         return None  # a torch-op runner cannot read it
-    if isinstance(t.ops[-1], ge.MatMulOp | ge.TransposeOp) and t.algorithms:
+    if isinstance(t.ops[-1], ge.MatMulOp | ge.TransposeOp | ge.CastOp) and t.algorithms:
         runner = attention.runner(t.block, t.ins, t.constants, t.out, t.primitives,
                                   t.workspace)
         if runner is not None:

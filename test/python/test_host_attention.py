@@ -143,7 +143,9 @@ def test_masked_fill_attention_keeps_the_op_by_op_path():
     torch.testing.assert_close(got, MaskedFill()(*inputs), rtol=1e-5, atol=1e-5)
 
 
-def test_bf16_attention_keeps_the_op_by_op_path():
+def test_bf16_attention_on_graph_inputs_keeps_the_op_by_op_path():
+    """Only oneDNN's primitives, on views bound at load, run a bf16 body;
+    torch's fused kernel would compute it in another precision."""
     torch.manual_seed(0)
     inputs = (torch.randn(2, 16, 96), torch.randn(2, 1, 1, 16))
     executable = compile_model(Attention().eval(), inputs,
@@ -258,3 +260,53 @@ def test_long_sequences_keep_torchs_kernel():
     assert "attention" in runs(executable).values(), runs(executable)
     (got,) = executable.run(*inputs)
     torch.testing.assert_close(got, model(*inputs), rtol=1e-5, atol=1e-5)
+
+
+def bf16_attention(mode, merge, fill=torch.finfo(torch.float32).min):
+    """The encoder compiled under `mode`, and the same graph op by op (the
+    generic path: the body's own casts and 16-bit kernels)."""
+    from npu_graph.compiler import import_model, lower, optimize, plan_device
+    from runtime.executor import GENERIC, Executable
+
+    torch.manual_seed(0)
+    model = Encoder(fill=fill, merge=merge).eval()
+    module = plan_device(lower(optimize(import_model(model, encoder_inputs(0)),
+                                        precision_mode=mode)))
+    return model, Executable(module), Executable(module.clone(), options=GENERIC)
+
+
+@pytest.mark.parametrize("mode", ["allow_mix_precision_bf16", "allow_fp32_to_bf16"])
+@pytest.mark.parametrize("merge", [False, True])
+def test_bf16_attention_on_views_runs_as_onednn_bf16_primitives(mode, merge):
+    """bf16 matmuls (q, k, v bf16 views of the QKV linear's result under the
+    mix lists, fp32 ones converted per call under allow_fp32_to_bf16): bf16
+    primitives with fp32 scores, on a CPU with bf16 kernels; else the body
+    op by op. Either way the body's answer to bf16 rounding, call after call."""
+    from runtime.host import bf16, onednn
+
+    model, executable, generic = bf16_attention(mode, merge)
+    task = next(t for t in executable.tasks if t.name.startswith("attention"))
+    runner = executable.runners[executable.tasks.index(task)]
+    if onednn.available() and bf16.native(torch.bfloat16):
+        assert runner.__name__ == "onednn_attention"
+        assert runner.path.startswith("onednn-bf16:brg"), runner.path  # dense copies: brgemm
+    else:
+        assert runner.__name__ == "generic"
+    for seed in (1, 2):
+        inputs = encoder_inputs(seed, masked=seed * 4)
+        (got,), (body,) = executable.run(*inputs), generic.run(*inputs)
+        want = model(*inputs)
+        torch.testing.assert_close(got.float(), body.float(), rtol=2e-2, atol=2e-2)
+        assert ((got.float() - want).norm() / want.norm()) < 1e-2
+
+
+def test_bf16_onednn_attention_gives_the_bodys_nan_for_a_query_with_no_key():
+    """A -inf fill: bf16 keeps it, and oneDNN's softmax makes the row NaN as
+    the body's does."""
+    model, executable, generic = bf16_attention("allow_mix_precision_bf16", True,
+                                                fill=float("-inf"))
+    inputs = encoder_inputs(1, masked=16)
+    (got,), (body,) = executable.run(*inputs), generic.run(*inputs)
+    assert body[1].isnan().all() and not body[0].isnan().any()
+    assert torch.equal(got.isnan(), body.isnan())
+    torch.testing.assert_close(got[0].float(), body[0].float(), rtol=2e-2, atol=2e-2)

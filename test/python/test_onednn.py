@@ -387,3 +387,44 @@ def test_without_the_library_the_runtime_keeps_torch_ops(setting):
     assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr[-2000:]
     # a library named and not usable is said (turning it off is not)
     assert ("GE_ONEDNN_LIBRARY=" in done.stderr) == (setting != "none"), done.stderr[-2000:]
+
+
+def test_bf16_matmul_softmax_and_reorder_on_per_call_buffers():
+    """Attention's bf16 pieces: a strided view reordered into a dense bf16
+    buffer passed per call (a meta tensor describes it), bf16 @ bf16 into
+    fp32 with post-ops, the softmax in place and rounded into bf16 by a
+    reorder (as torch rounds), p @ v into a strided
+    bf16 view; each against torch on the same bf16 values."""
+    from runtime.host import bf16
+
+    if not bf16.native(torch.bfloat16):
+        pytest.skip("no bf16 matrix kernels on this CPU")
+    torch.manual_seed(0)
+    qkv = torch.randn(2, 8, 3, 4, 16).bfloat16()
+    q, kt = qkv[:, :, 0].transpose(1, 2), qkv[:, :, 1].permute(0, 2, 3, 1)
+    dense = torch.empty_like(q, device="meta")
+    buffer = torch.empty(q.numel(), dtype=torch.bfloat16)
+    onednn.reorder(q, dense)(buffer)
+    assert torch.equal(buffer.view(2, 8, 4, 16).transpose(1, 2), q)
+    mask = torch.randn(2, 1, 1, 8)
+    scores = torch.empty(2, 4, 8, 8)
+    onednn.matmul(dense, kt, scores, [("eltwise", "linear", 0.25, 0.0), ("add", mask)])(buffer)
+    torch.testing.assert_close(scores, q.float() @ kt.float() * 0.25 + mask, **TOL)
+    want = scores.softmax(-1)
+    onednn.softmax(scores)()
+    torch.testing.assert_close(scores, want, rtol=1e-6, atol=1e-7)
+    p = torch.empty(2, 4, 8, 8, dtype=torch.bfloat16)
+    onednn.reorder(scores, p)()
+    assert torch.equal(p, scores.bfloat16())
+    v = qkv[:, :, 2].transpose(1, 2)
+    out = torch.empty(2, 8, 4, 16, dtype=torch.bfloat16)
+    onednn.matmul(p, v, out.transpose(1, 2))()
+    torch.testing.assert_close(out.transpose(1, 2).float(), p.float() @ v.float(),
+                               rtol=8e-3, atol=8e-3)
+
+
+def test_matmul_refuses_mixed_operand_types():
+    with pytest.raises(onednn.OneDNNError, match="fp32, or bf16 operands"):
+        onednn.matmul(torch.randn(2, 3).bfloat16(), torch.randn(3, 4), [2, 4])
+    with pytest.raises(onednn.OneDNNError, match="fp32, or bf16 operands"):
+        onednn.matmul(torch.randn(2, 3), torch.randn(3, 4), torch.empty(2, 4).bfloat16())

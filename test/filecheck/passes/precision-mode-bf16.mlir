@@ -117,3 +117,57 @@ func.func @consts() -> (tensor<4xbf16>, tensor<3xbf16>) {
   %b = ge.const dense<[1.1, -2.5, 3.3895e38]> : tensor<3xbf16>
   func.return %a, %b : tensor<4xbf16>, tensor<3xbf16>
 }
+
+// -----
+
+// The graylist follows a producer across a group boundary: the slices that
+// split a bf16 linear's result into q and k, inside the attention group,
+// take the bf16 value (no cast pair around the group boundary, the linear
+// yields bf16). After a blocklist op (exp, fp32) they stay fp32 and are
+// cast for the matmul; allow_fp32_to_bf16 moves no graylist op.
+// MIX-LABEL: func.func @heads
+// MIX:         %[[L:[^ ]*]] = ge.fused "linear"{{.*}} -> tensor<4x16xbf16> {
+// MIX:         ge.fused "attention"(%[[L]]) : (tensor<4x16xbf16>) -> tensor<4x4xf32> {
+// MIX-NEXT:    ^bb0(%[[A:[^ ]*]]: tensor<4x16xbf16>):
+// MIX-NEXT:      %[[Q:[^ ]*]] = ge.slice %[[A]] {{.*}} : tensor<4x16xbf16> -> tensor<4x8xbf16>
+// MIX-NEXT:      %[[K:[^ ]*]] = ge.slice %[[A]] {{.*}} : tensor<4x16xbf16> -> tensor<4x8xbf16>
+// MIX-NEXT:      %[[KT:[^ ]*]] = ge.transpose %[[K]] {{.*}} -> tensor<8x4xbf16>
+// MIX-NEXT:      ge.matmul %[[Q]], %[[KT]] : tensor<4x8xbf16>, tensor<8x4xbf16> -> tensor<4x4xbf16>
+// MIX:         %[[E:[^ ]*]] = ge.exp %y : tensor<4x16xf32>
+// MIX-NEXT:    ge.fused "attention"(%[[E]]) : (tensor<4x16xf32>) -> tensor<4x4xf32> {
+// MIX-NEXT:    ^bb0(%[[A2:[^ ]*]]: tensor<4x16xf32>):
+// MIX-NEXT:      %[[Q2:[^ ]*]] = ge.slice %[[A2]] {{.*}} : tensor<4x16xf32> -> tensor<4x8xf32>
+// MIX-NEXT:      ge.cast %[[Q2]] : tensor<4x8xf32> -> tensor<4x8xbf16>
+// BF16-LABEL: func.func @heads
+// BF16:         %[[L:[^ ]*]] = ge.fused "linear"{{.*}} -> tensor<4x16xf32> {
+// BF16:         ge.fused "attention"(%[[L]]) : (tensor<4x16xf32>) -> tensor<4x4xf32> {
+// BF16-NEXT:    ^bb0(%[[A:[^ ]*]]: tensor<4x16xf32>):
+// BF16-NEXT:      %[[Q:[^ ]*]] = ge.slice %[[A]] {{.*}} : tensor<4x16xf32> -> tensor<4x8xf32>
+// BF16-NEXT:      ge.cast %[[Q]] : tensor<4x8xf32> -> tensor<4x8xbf16>
+func.func @heads(%x: tensor<4x8xf32>, %y: tensor<4x16xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>) {
+  %w = ge.const dense<0.5> : tensor<16x8xf32>
+  %b = ge.const dense<0.25> : tensor<16xf32>
+  %l = ge.fused "linear"(%x, %w, %b) : (tensor<4x8xf32>, tensor<16x8xf32>, tensor<16xf32>) -> tensor<4x16xf32> {
+  ^bb0(%a: tensor<4x8xf32>, %k: tensor<16x8xf32>, %c: tensor<16xf32>):
+    %r = ge.linear %a, %k, %c : tensor<4x8xf32>, tensor<16x8xf32>, tensor<16xf32> -> tensor<4x16xf32>
+    ge.yield %r : tensor<4x16xf32>
+  }
+  %g = ge.fused "attention"(%l) : (tensor<4x16xf32>) -> tensor<4x4xf32> {
+  ^bb0(%a: tensor<4x16xf32>):
+    %q = ge.slice %a {dim = 1 : i64, start = 0 : i64, end = 8 : i64, step = 1 : i64} : tensor<4x16xf32> -> tensor<4x8xf32>
+    %k = ge.slice %a {dim = 1 : i64, start = 8 : i64, end = 16 : i64, step = 1 : i64} : tensor<4x16xf32> -> tensor<4x8xf32>
+    %kt = ge.transpose %k {permutation = array<i64: 1, 0>} : tensor<4x8xf32> -> tensor<8x4xf32>
+    %s = ge.matmul %q, %kt : tensor<4x8xf32>, tensor<8x4xf32> -> tensor<4x4xf32>
+    ge.yield %s : tensor<4x4xf32>
+  }
+  %e = ge.exp %y : tensor<4x16xf32>
+  %h = ge.fused "attention"(%e) : (tensor<4x16xf32>) -> tensor<4x4xf32> {
+  ^bb0(%a: tensor<4x16xf32>):
+    %q = ge.slice %a {dim = 1 : i64, start = 0 : i64, end = 8 : i64, step = 1 : i64} : tensor<4x16xf32> -> tensor<4x8xf32>
+    %k = ge.slice %a {dim = 1 : i64, start = 8 : i64, end = 16 : i64, step = 1 : i64} : tensor<4x16xf32> -> tensor<4x8xf32>
+    %kt = ge.transpose %k {permutation = array<i64: 1, 0>} : tensor<4x8xf32> -> tensor<8x4xf32>
+    %s = ge.matmul %q, %kt : tensor<4x8xf32>, tensor<8x4xf32> -> tensor<4x4xf32>
+    ge.yield %s : tensor<4x4xf32>
+  }
+  func.return %g, %h : tensor<4x4xf32>, tensor<4x4xf32>
+}
