@@ -860,8 +860,9 @@ def max_pool2d(x: torch.Tensor | Blocked, out: torch.Tensor | Blocked, kernel: S
     oneDNN's max differs from torch's on two inputs: it starts each window at
     -FLT_MAX, so an all -inf window gives -3.4e38, and it drops NaN. Use it
     only where neither can occur: on what a ReLU'd conv primitive wrote."""
-    if x.dtype != torch.float32 or out.dtype != torch.float32:
-        raise OneDNNError(f"the oneDNN primitives here take fp32 tensors only, got {x.dtype}")
+    if x.dtype != out.dtype or x.dtype not in (torch.float32, torch.bfloat16):
+        raise OneDNNError(f"max_pool2d here takes fp32 or bf16 (both alike), got {x.dtype} "
+                          f"into {out.dtype}")
     if isinstance(x, Blocked) != isinstance(out, Blocked):
         raise OneDNNError("max_pool2d wants its source and destination laid out alike")
     high = [(o - 1) * s + (k - 1) * d + 1 - i - p for i, o, k, s, p, d in

@@ -389,7 +389,9 @@ def _conv_16bit(c: ConvTask, t: Task) -> Runner | None:
                            c.params, [p.act.dnnl_post_op()] if p.act is not None else [],
                            p.x, p.residual, t.workspace)
         if runner is not None:
-            return runner
+            # its ReLU rounded to bf16 is still one (no NaN, nothing below 0)
+            clamps = p.act is not None and p.act.clamps_at_zero()
+            return _writes_relu(runner) if clamps else runner
     if p.src_cast or p.out_cast or c.weight.dtype != t.out.dtype:
         return None
     relu = p.act is not None and p.act.attr == "relu"

@@ -183,3 +183,29 @@ def test_bf16_staging_is_one_workspace_per_replica():
         assert torch.equal(out, want)
     for x, want in zip(inputs, alone):
         assert (want - model(x)).abs().max().item() <= 2e-2 * model(x).abs().max().item()
+
+
+def test_a_bf16_max_pool_after_a_relu_conv_is_onednns():
+    """The stem of a ResNet under the mix lists: the max-pool reads the bf16
+    ReLU'd conv's output, so oneDNN's pooling (whose max differs from torch's
+    only on NaN and -inf) writes its view, as in fp32, where the CPU has it;
+    within bf16 rounding of the graph op by op (the convs' sums differ in
+    order, the max-pool does not)."""
+    from npu_graph.compiler import import_model, lower, optimize, plan_device
+    from runtime.executor import GENERIC, Executable
+
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Conv2d(3, 16, 3, padding=1), torch.nn.ReLU(),
+                                torch.nn.MaxPool2d(3, 2, 1), torch.nn.Conv2d(16, 8, 1)).eval()
+    x = torch.randn(2, 3, 16, 16)
+    module = plan_device(lower(optimize(import_model(model, (x,)),
+                                        precision_mode="allow_mix_precision_bf16")))
+    executable, generic = Executable(module), Executable(module.clone(), options=GENERIC)
+    pool = next(r for t, r in zip(executable.tasks, executable.runners)
+                if t.name.startswith("max_pool"))
+    if bf16.native(torch.bfloat16):
+        assert pool.__name__ == "onednn_max_pool"
+    for _ in range(2):
+        x = torch.randn(2, 3, 16, 16)
+        (got,), (want,) = executable.run(x), generic.run(x)
+        close(got, want.float(), rounded=True)
