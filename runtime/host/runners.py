@@ -525,14 +525,17 @@ def _linear_task(t: Task) -> Runner | None:
         # Every bf16 form writes fp32 rows itself, so the residual is a post-op
         # there; a bf16 result may be staged, so the residual is added after
         # (not where the output has the residual's own bytes: op by op then).
+        # A bf16 residual read by an fp32 kernel's post-op needs AVX-512 in
+        # oneDNN 3.2: the emulated path on AVX2 adds it after instead.
         fp32_rows = rows.dtype == torch.float32
-        if fp32_rows or residual != ("sum",):
-            runner = then_add(bf16.linear(
-                x, k, None if src_cast else t.ins[x], weight, bias, rows,
-                acts + ([residual] if fp32_rows and residual else []), t.workspace),
-                fp32_rows and residual is not None)
+        tries = [[residual]] if fp32_rows and residual else []
+        if not tries or residual[0] == "add":
+            tries.append([])
+        for post in tries if fp32_rows or residual != ("sum",) else []:
+            runner = bf16.linear(x, k, None if src_cast else t.ins[x], weight, bias, rows,
+                                 acts + post, t.workspace)
             if runner is not None:
-                return runner
+                return then_add(runner, bool(post))
     if src_cast or cast or weight.dtype != rows.dtype:
         return None  # the generic path: op by op with torch's kernels
     fp32 = t.algorithms and weight.dtype == torch.float32
@@ -574,12 +577,13 @@ def _residual_post_op(view, rows: torch.Tensor) -> tuple | None:
     """The post-op adding a residual view bound at load to the [rows,
     features] output: ("sum",) where the memory plan put the output over the
     residual's bytes (passes/memory_reuse.py `overwritable`), ("add", view)
-    where it has bytes of its own and the output's type; else None."""
+    where it has bytes of its own (read in its own type: a bf16 residual of
+    an fp32 result under the mix lists); else None."""
     if (not isinstance(view, torch.Tensor) or view.numel() != rows.numel()
-            or view.dtype != rows.dtype or not view.is_contiguous()):
+            or not view.is_contiguous() or view.dtype not in (torch.float32, torch.bfloat16)):
         return None
     matrix = view.view(rows.shape)
-    if matrix.data_ptr() == rows.data_ptr():
+    if matrix.data_ptr() == rows.data_ptr() and view.dtype == rows.dtype:
         return ("sum",)
     return None if _overlap(matrix, rows) else ("add", matrix)
 

@@ -712,6 +712,46 @@ def test_bf16_linear_residual_adds_keep_their_bf16_runners():
         torch.testing.assert_close(got, ref, rtol=5e-2, atol=5e-2)
 
 
+class AddNorm(nn.Module):
+    """BERT's "Add & Norm" under the mix lists: a bf16 residual (the earlier
+    projection's bf16 result) added to a projection whose sum the fp32 layer
+    norm reads, so the matmul_add writes fp32 rows."""
+
+    def __init__(self):
+        super().__init__()
+        self.pre, self.lin, self.norm = nn.Linear(16, 16), nn.Linear(16, 16), nn.LayerNorm(16)
+
+    def forward(self, x):
+        h = self.pre(x)
+        return self.norm(h + self.lin(h))
+
+
+@pytest.mark.skipif(not onednn.available(), reason="needs the oneDNN library")
+def test_a_bf16_residual_of_fp32_rows_is_the_kernels_post_op():
+    """Read in bf16 by a binary post-op where oneDNN has it (AVX-512): one
+    kernel, no add after it; elsewhere added after the kernel. Either way
+    the body's sum, within bf16 rounding (the body rounds it to bf16 once
+    more before casting it back)."""
+    from runtime.executor import GENERIC
+    from runtime.host import bf16
+
+    torch.manual_seed(0)
+    inputs = (torch.randn(2, 5, 16),)
+    module = plan_device(lower(optimize(import_model(AddNorm().eval(), inputs), "ge-O3",
+                                        precision_mode="allow_mix_precision_bf16")))
+    executable = Executable(module)
+    (runner,) = [r for t, r in zip(executable.tasks, executable.runners)
+                 if t.name.startswith("matmul_add")]
+    assert not runner.path.startswith("generic"), runner.path
+    if bf16.native(torch.bfloat16):
+        assert runner.path.startswith("onednn-bf16") and runner.__name__ != "linear_then_add"
+    generic = Executable(module.clone(), options=GENERIC)
+    for _ in range(2):
+        x = torch.randn(2, 5, 16)
+        (got,), (want,) = executable.run(x), generic.run(x)
+        torch.testing.assert_close(got, want, rtol=3e-2, atol=3e-2)
+
+
 class ResidualResult(nn.Module):
     """A graph result planned over its residual's bytes: the kernel adds into
     them, so it must not write the returned tensor instead."""
