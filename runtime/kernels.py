@@ -8,6 +8,7 @@ hot loop.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 
@@ -35,6 +36,7 @@ class KernelError(RuntimeError):
     """An op has no host kernel; the message names the op and where it is."""
 
 
+@functools.cache  # each run checks its inputs' types; str() of an xDSL type is slow
 def torch_dtype(element_type: Attribute) -> torch.dtype:
     try:
         return _TORCH_DTYPES[str(element_type)]
