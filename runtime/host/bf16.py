@@ -22,8 +22,10 @@ The runner's `path` says which ran ("onednn-bf16:<impl>" or
 "emulated-fp32:<impl>"); `Executable.cube_paths()` counts them, and the
 benchmarks print it, so fp32 kernels are never reported as bf16 hardware.
 A task neither path takes (no oneDNN library, a layout it refuses) returns
-None: the caller runs it op by op. There the kernel table's 16-bit matrix
-ops (the attention's matmuls, a depthwise conv) take the same choice per op
+None: the caller runs it op by op. (A bf16 attention group is oneDNN's
+bf16 matmuls and softmax where its operands are arena views:
+runtime/host/attention.py.) Op by op, the kernel table's 16-bit matrix ops
+(an attention's matmuls otherwise, a depthwise conv) take the same choice per op
 (`widened`): torch's 16-bit kernel where the CPU has 16-bit matrix
 instructions, else the operands widened to fp32 and the result rounded
 once, since torch's bf16 kernels without them convert element by element
