@@ -342,10 +342,13 @@ class Executable:
         self._steps = [(self.tasks[i].body, self.tasks[i].ins, self.tasks[i].outs)
                        for i in order]
         # The prepared loop: each task's argument list built once; graph inputs
-        # are patched into it at the start of every run.
-        self._prepared = [(self.runners[i], [self.values[s] for s in self.tasks[i].ins])
+        # are patched into it at the start of every run. A runner with a
+        # `bare` call (a oneDNN primitive bound at load) is that call, no arguments.
+        self._prepared = [(self.runners[i].bare, []) if hasattr(self.runners[i], "bare")
+                          else (self.runners[i], [self.values[s] for s in self.tasks[i].ins])
                           for i in order]
         self._input_uses = [(args, k, s) for (_, args), i in zip(self._prepared, order)
+                            if args
                             for k, s in enumerate(self.tasks[i].ins) if s < len(self.arg_types)]
         if hasattr(self, "_pool_lock"):  # idle replicas made for the old order go
             with self._pool_lock:

@@ -114,7 +114,7 @@ def _native_conv(x_shape, x_view, src_cast, weight, bias, out, residual, params,
     except dnnl.OneDNNError:
         return None
     if not staged:
-        return _with_path(lambda *args: primitive(), "onednn-bf16", primitive)
+        return _with_path(primitive.as_runner("onednn_bf16_conv"), "onednn-bf16", primitive)
     staging = dnnl.Staging(workspace, (x_shape, weight.dtype))
 
     def onednn_bf16_conv(*args):
@@ -178,7 +178,8 @@ def linear(x: int, k: int, x_view: torch.Tensor | None, weight: torch.Tensor,
         primitive = None
     if primitive is not None:
         if bound:
-            return _with_path(lambda *args: primitive(), "onednn-bf16", primitive)
+            return _with_path(primitive.as_runner("onednn_bf16_linear"), "onednn-bf16",
+                              primitive)
         staging = dnnl.Staging(workspace, (shape, weight.dtype))
 
         def onednn_bf16_linear(*args):

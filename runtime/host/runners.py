@@ -252,9 +252,7 @@ def _conv_primitive(c: ConvTask) -> Runner | None:
         def onednn_primitive_input(*args):
             primitive(dnnl.per_call(args[p.x], blocked))
         return mark(retarget(onednn_primitive_input))
-    def onednn_primitive(*args):
-        primitive()
-    return mark(retarget(onednn_primitive))
+    return mark(retarget(primitive.as_runner("onednn_primitive")))
 
 
 def _conv_packed_activation(c: ConvTask, algorithm: str) -> Runner | None:
@@ -445,9 +443,7 @@ def _linear_primitive(x_view, x: int, k: int, weight, bias, rows: torch.Tensor,
     retarget = (lambda r: r) if ("sum",) in post_ops else (
         lambda r: _retargetable(r, primitive))
     if bound:
-        def onednn_primitive_linear(*args):
-            primitive()
-        return retarget(onednn_primitive_linear)
+        return retarget(primitive.as_runner("onednn_primitive_linear"))
 
     def onednn_primitive_linear_input(*args):
         primitive(args[x].reshape(-1, k).contiguous())
@@ -613,10 +609,8 @@ def _max_pool_task(t: Task) -> Runner | None:
             pool = dnnl.max_pool2d(t.ins[src], out, k, s, p, d)
         except dnnl.OneDNNError:
             pool = None  # `specialize` refuses blocked buffers; NHWC ones take torch's
-        if pool is not None:
-            def onednn_max_pool(*args):
-                pool()
-            return _writes_relu(onednn_max_pool)  # a max of ReLU values is one
+        if pool is not None:  # a max of ReLU values is one
+            return _writes_relu(pool.as_runner("onednn_max_pool"))
         if isinstance(out, dnnl.Blocked):
             return None
 
@@ -646,9 +640,7 @@ def _global_avg_pool_task(t: Task) -> Runner | None:
         except dnnl.OneDNNError:
             pool = None
         if pool is not None:
-            def onednn_global_avg_pool(*args):
-                pool()
-            return onednn_global_avg_pool
+            return pool.as_runner("onednn_global_avg_pool")
     if blocked:
         return None  # torch cannot read it: `specialize` refuses the blocked buffers
 
@@ -768,10 +760,7 @@ def _layer_norm_task(t: Task) -> Runner | None:
             norm = dnnl.layer_norm(t.ins[source], *affine, out, ln.epsilon.value.data)
         except dnnl.OneDNNError:
             return None
-
-        def layer_norm(*args):
-            norm()
-        return layer_norm
+        return norm.as_runner("layer_norm")
     feed = ln.input.op if isinstance(ln.input, OpResult) else None
     variant = OUT_VARIANTS.get(type(feed))
     if (len(t.ops) < 2 or feed is not t.ops[-2] or variant is None

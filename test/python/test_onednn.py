@@ -428,3 +428,23 @@ def test_matmul_refuses_mixed_operand_types():
         onednn.matmul(torch.randn(2, 3).bfloat16(), torch.randn(3, 4), [2, 4])
     with pytest.raises(onednn.OneDNNError, match="fp32, or bf16 operands"):
         onednn.matmul(torch.randn(2, 3), torch.randn(3, 4), torch.empty(2, 4).bfloat16())
+
+
+def test_a_primitive_bound_at_load_runs_bare_in_the_prepared_loop():
+    """The executor calls such a runner's library call directly (no Python
+    frame per task); one with per-call arguments has no bare form."""
+    from npu_graph.compiler import compile_model
+
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Conv2d(3, 8, 3, padding=1), torch.nn.ReLU(),
+                                torch.nn.Conv2d(8, 8, 3, padding=1), torch.nn.ReLU(),
+                                torch.nn.Conv2d(8, 4, 1)).eval()
+    executable = compile_model(model, (torch.randn(1, 3, 8, 8),))
+    bare = {executable.runners[i].bare for i in executable.host_order
+            if hasattr(executable.runners[i], "bare")}
+    assert bare and bare <= {run for run, _ in executable._prepared}
+    for _ in range(2):
+        x = torch.randn(1, 3, 8, 8)
+        torch.testing.assert_close(executable.run(x)[0], model(x), **TOL)
+    with pytest.raises(onednn.OneDNNError, match="per call"):
+        onednn.matmul([2, 3], torch.randn(3, 4), [2, 4]).as_runner("per_call")
