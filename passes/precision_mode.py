@@ -79,6 +79,10 @@ MIX_ALLOW = (ge.ReluOp, ge.ClampOp, ge.AddOp, ge.SubOp, ge.MulOp, ge.NegOp, ge.M
 # Graylist: exact in any precision, so they follow their producers.
 MIX_GRAY = (ge.ReshapeOp, ge.FlattenOp, ge.TransposeOp, ge.ExpandOp, ge.SliceOp,
             ge.ConcatOp, ge.TransDataOp)
+# Blocklist ops whose host kernel stores a 16-bit result itself (oneDNN's layer
+# norm): one read only in the 16-bit type becomes a group yielding it so, and
+# its readers (BERT's next linear and residual add) take it without converting.
+STORES_DST = (ge.LayerNormOp,)
 # Never converted: they state their own types, have regions or user kernels, or read
 # only a shape.
 UNTOUCHED = (ge.ConstOp, ge.CastOp, ge.FusedOp, ge.IfOp, ge.WhileOp, ge.CustomOp, ge.YieldOp,
@@ -324,6 +328,9 @@ def join_groups(block: Block, conv: Converter) -> None:
     result stays inside the producing group, where the runtime makes it the
     destination type of its kernel."""
     for op in list(block.ops):
+        if (isinstance(op, STORES_DST) and element(op.results[0]) == conv.src
+                and _read_as_dst(op.results[0], conv.dst)):
+            op = _group(block, op, [], [None])  # then it yields dst, as a group does
         if isinstance(op, ge.FusedOp):
             _take_dst_inputs(op, conv.dst)
             _yield_dst(op, conv.dst, conv.inserted)
@@ -353,7 +360,7 @@ def wrap_casts(block: Block, conv: Converter) -> None:
         _group(block, op, ins, outs)
 
 
-def _group(block: Block, op: Operation, ins: list[ge.CastOp], outs: list) -> None:
+def _group(block: Block, op: Operation, ins: list[ge.CastOp], outs: list) -> ge.FusedOp:
     members = [*ins, op, *(o for o in outs if o is not None)]
     inside = set(members)
     inputs: list[SSAValue] = []
@@ -379,6 +386,7 @@ def _group(block: Block, op: Operation, ins: list[ge.CastOp], outs: list) -> Non
         old.replace_all_uses_with(new)
     for m in reversed(members):
         block.erase_op(m)
+    return fused
 
 
 def erase_dead_constants(block: Block) -> None:

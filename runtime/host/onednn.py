@@ -698,10 +698,11 @@ def layer_norm(x: torch.Tensor, weight: torch.Tensor | None, bias: torch.Tensor 
     may be `x` itself (oneDNN normalizes in place), scaled by `weight` and
     shifted by `bias` where given ([C] each). torch's kernel took 40 us on
     BERT's 128 x 768 rows at 2 threads, this one 24 us."""
-    tensors = [t for t in (x, weight, bias, out) if t is not None]
-    if any(t.dtype != torch.float32 for t in tensors):
-        raise OneDNNError("the oneDNN layer norm here takes fp32 tensors only, got "
-                          + ", ".join(str(t.dtype) for t in tensors))
+    tensors = [t for t in (x, weight, bias) if t is not None]
+    if any(t.dtype != torch.float32 for t in tensors) or out.dtype not in (torch.float32,
+                                                                            torch.bfloat16):
+        raise OneDNNError("the oneDNN layer norm here takes fp32 tensors into fp32 or bf16, "
+                          "got " + ", ".join(str(t.dtype) for t in (*tensors, out)))
     if bias is not None and weight is None:
         raise OneDNNError("a layer norm bias needs a weight")
     handles = _Handles()

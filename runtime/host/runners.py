@@ -741,11 +741,16 @@ def _layer_norm_task(t: Task) -> Runner | None:
     """[elementwise prologue ->] layer_norm over the last dim, fp32 (BERT's
     "Add & Norm", CANN's AddLayerNorm): the op feeding the norm writes into
     the view (`out=`), then oneDNN normalizes the view in place; a norm
-    alone reads its input view. Op by op the add and the norm each made a
-    tensor and the result was copied over."""
-    ln, out = t.ops[-1], t.out
+    alone reads its input view, and may store bf16 (precision-mode's cast
+    after it: oneDNN rounds its fp32 result once). Op by op the add and the
+    norm each made a tensor and the result was copied over."""
+    ops, out = t.ops, t.out
+    stored = ops[-1] if isinstance(ops[0], ge.LayerNormOp) and len(ops) == 2 else None
+    ln = ops[0] if stored is not None else ops[-1]
     if (not t.primitives or not dnnl.available() or not isinstance(out, torch.Tensor)
-            or t.yielded != [ln.output] or out.dtype != torch.float32
+            or (stored is not None and stored.input != ln.output)
+            or t.yielded != [(stored or ln).results[0]]
+            or out.dtype != (torch.bfloat16 if stored is not None else torch.float32)
             or list(ln.normalized_shape.get_values()) != list(out.shape[-1:])):
         return None
     affine = []
@@ -755,7 +760,7 @@ def _layer_norm_task(t: Task) -> Runner | None:
             return None
         affine.append(t.ins[i] if i is not None else None)
     source = t.arg(ln.input)
-    if len(t.ops) == 1 and source is not None and isinstance(t.ins[source], torch.Tensor):
+    if ops[0] is ln and source is not None and isinstance(t.ins[source], torch.Tensor):
         try:  # the norm alone, of a view bound at load
             norm = dnnl.layer_norm(t.ins[source], *affine, out, ln.epsilon.value.data)
         except dnnl.OneDNNError:
@@ -847,7 +852,8 @@ def _specialized(t: Task) -> Runner | None:
                                   t.workspace)
         if runner is not None:
             return runner
-    if isinstance(t.ops[-1], ge.LayerNormOp):
+    if isinstance(t.ops[-1], ge.LayerNormOp) or (
+            len(t.ops) == 2 and isinstance(t.ops[0], ge.LayerNormOp) and _float_cast(t.ops[1])):
         return _layer_norm_task(t)
     builder = RUNNERS.get(first)
     if builder is not None:

@@ -752,6 +752,38 @@ def test_a_bf16_residual_of_fp32_rows_is_the_kernels_post_op():
         torch.testing.assert_close(got, want, rtol=3e-2, atol=3e-2)
 
 
+class NormThenLinear(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.pre, self.norm, self.lin = nn.Linear(16, 16), nn.LayerNorm(16), nn.Linear(16, 8)
+
+    def forward(self, x):
+        return self.lin(self.norm(self.pre(x)))
+
+
+@pytest.mark.skipif(not onednn.available(), reason="needs the oneDNN library")
+def test_a_layer_norm_read_in_bf16_stores_bf16_through_onednn():
+    """precision-mode groups the norm with its cast to bf16: oneDNN's layer
+    norm writes the bf16 view (its fp32 result rounded once), and the next
+    linear reads that view as it is, with no conversion of its own."""
+    from runtime.executor import GENERIC
+
+    torch.manual_seed(0)
+    inputs = (torch.randn(2, 5, 16),)
+    module = plan_device(lower(optimize(import_model(NormThenLinear().eval(), inputs), "ge-O3",
+                                        precision_mode="allow_mix_precision_bf16")))
+    executable = Executable(module)
+    used = kinds(executable)
+    norm = next(t for t in executable.tasks if t.name.startswith("layer_norm"))
+    assert used[norm.name] == "layer_norm", used
+    assert executable.values[norm.outs[0]].dtype == torch.bfloat16
+    generic = Executable(module.clone(), options=GENERIC)
+    for _ in range(2):
+        x = torch.randn(2, 5, 16) * 3
+        (got,), (want,) = executable.run(x), generic.run(x)
+        torch.testing.assert_close(got, want, rtol=2e-2, atol=2e-2)
+
+
 class ResidualResult(nn.Module):
     """A graph result planned over its residual's bytes: the kernel adds into
     them, so it must not write the returned tensor instead."""

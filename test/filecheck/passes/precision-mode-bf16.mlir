@@ -171,3 +171,34 @@ func.func @heads(%x: tensor<4x8xf32>, %y: tensor<4x16xf32>) -> (tensor<4x4xf32>,
   }
   func.return %g, %h : tensor<4x4xf32>, tensor<4x4xf32>
 }
+
+// -----
+
+// A layer norm read only in bf16 (by the linears, which round their input
+// anyway) is a group that stores bf16: the runtime's kernel rounds its
+// result once, and the linear takes it without converting. One also read
+// in fp32 (exp) stays a plain fp32 op.
+// MIX-LABEL: func.func @norms
+// MIX:         %[[N:[^ ]*]] = ge.fused "layer_norm"(%x, {{.*}}) : ({{.*}}) -> tensor<4x8xbf16> {
+// MIX:           %[[N1:[^ ]*]] = ge.layer_norm {{.*}} -> tensor<4x8xf32>
+// MIX-NEXT:      %[[N16:[^ ]*]] = ge.cast %[[N1]] : tensor<4x8xf32> -> tensor<4x8xbf16>
+// MIX-NEXT:      ge.yield %[[N16]] : tensor<4x8xbf16>
+// MIX:         ge.fused "linear"(%[[N]], {{.*}}) : (tensor<4x8xbf16>, tensor<8x8xbf16>) -> tensor<4x8xf32>
+// MIX:         %[[M:[^ ]*]] = ge.layer_norm {{.*}} -> tensor<4x8xf32>
+// MIX-NEXT:    ge.exp %[[M]] : tensor<4x8xf32>
+// BF16-LABEL: func.func @norms
+// BF16:         %[[N:[^ ]*]] = ge.fused "layer_norm"(%x, {{.*}}) : ({{.*}}) -> tensor<4x8xbf16> {
+// BF16:         ge.fused "linear"(%[[N]], {{.*}}) : (tensor<4x8xbf16>, tensor<8x8xbf16>) -> tensor<4x8xf32>
+// BF16:         %[[M:[^ ]*]] = ge.layer_norm {{.*}} -> tensor<4x8xf32>
+// BF16-NEXT:    ge.exp %[[M]] : tensor<4x8xf32>
+func.func @norms(%x: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+  %g = ge.const dense<1.0> : tensor<8xf32>
+  %b = ge.const dense<0.0> : tensor<8xf32>
+  %w = ge.const dense<0.5> : tensor<8x8xf32>
+  %n = ge.layer_norm %x, %g, %b {normalized_shape = array<i64: 8>, epsilon = 1.000000e-05 : f64} : tensor<4x8xf32>, tensor<8xf32>, tensor<8xf32> -> tensor<4x8xf32>
+  %l = ge.linear %n, %w : tensor<4x8xf32>, tensor<8x8xf32> -> tensor<4x8xf32>
+  %m = ge.layer_norm %l, %g, %b {normalized_shape = array<i64: 8>, epsilon = 1.000000e-05 : f64} : tensor<4x8xf32>, tensor<8xf32>, tensor<8xf32> -> tensor<4x8xf32>
+  %e = ge.exp %m : tensor<4x8xf32>
+  %k = ge.linear %m, %w : tensor<4x8xf32>, tensor<8x8xf32> -> tensor<4x8xf32>
+  func.return %e, %k : tensor<4x8xf32>, tensor<4x8xf32>
+}
