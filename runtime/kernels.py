@@ -468,7 +468,23 @@ def _prod(op: ge.ReduceProdOp) -> Kernel:
 
 
 def _embedding(op: ge.EmbeddingOp) -> Kernel:
-    return lambda weight, indices: F.embedding(indices, weight)
+    return embedding
+
+
+def embedding(weight: torch.Tensor, indices: torch.Tensor,
+              rows: torch.Tensor | None = None) -> torch.Tensor:
+    """weight's rows at `indices` (gathered into `rows`, the result's [N, dim]
+    view, if given). An index outside the table is the caller's mistake,
+    said as such rather than as torch's 'index out of range in self'."""
+    try:
+        if rows is None:
+            return F.embedding(indices, weight)
+        return torch.index_select(weight, 0, indices.reshape(-1), out=rows)
+    except IndexError:
+        n = weight.shape[0]
+        raise IndexError(f"ge.embedding: indices run from {int(indices.min())} to "
+                         f"{int(indices.max())}, outside the table's {n} rows; pass ids "
+                         f"in [0, {n})") from None
 
 
 KERNELS: dict[type[Operation], Callable[[Operation], Kernel]] = {

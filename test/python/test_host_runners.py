@@ -784,6 +784,32 @@ def test_a_layer_norm_read_in_bf16_stores_bf16_through_onednn():
         torch.testing.assert_close(got, want, rtol=2e-2, atol=2e-2)
 
 
+class Lookups(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.tokens, self.positions = nn.Embedding(50, 16), nn.Embedding(8, 16)
+
+    def forward(self, ids):
+        return self.tokens(ids) + self.positions(torch.arange(ids.shape[1]))
+
+
+def test_embeddings_gather_into_their_views():
+    torch.manual_seed(0)
+    model = Lookups().eval()
+    inputs = (torch.randint(0, 50, (2, 8)),)
+    module, _ = compiled(model, inputs)
+    executable = Executable(module)
+    used = kinds(executable)
+    assert [n for n in used.values() if n == "embedding"], used
+    for _ in range(2):  # new ids: the graph input is read per call
+        ids = torch.randint(0, 50, (2, 8))
+        torch.testing.assert_close(executable.run(ids)[0], model(ids), **TOL)
+    for fast in (True, False):  # an id outside the table: said plainly on either path
+        run = executable if fast else Executable(module.clone(), options=GENERIC)
+        with pytest.raises(IndexError, match=r"from 0 to 50, outside the table's 50 rows"):
+            run.run(torch.tensor([[0] * 7 + [50]] * 2))
+
+
 class ResidualResult(nn.Module):
     """A graph result planned over its residual's bytes: the kernel adds into
     them, so it must not write the returned tensor instead."""
