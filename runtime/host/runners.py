@@ -12,12 +12,13 @@ place there. `RUNNERS` maps a body's first op to the builder that knows it:
       [+ add residual]
     the same in bf16, with precision-mode's  bf16 runners (runtime/host/bf16.py)
       casts around them
-    softmax(q @ k^T * s, masked) @ v         oneDNN matmul + softmax primitives, or torch's
-      tried first on any body ending in a       fused attention (runtime/host/attention.py)
-      matmul
+    softmax(q @ k^T * s, masked) @ v         oneDNN matmul + softmax primitives (fp32 or
+      tried first on any body ending in a       bf16), or torch's fused attention
+      matmul, transpose or cast                 (runtime/host/attention.py)
     [elementwise ->] layer_norm (last dim)   the elementwise op into the view, oneDNN's
-                                               layer norm in place there
+      [-> cast to bf16, alone]                  layer norm in place there (or storing bf16)
     max_pool2d, global average pooling       pool runners
+    embedding                                index_select into the view's rows
     one data-movement op                     one copy, or none if planned in place
 
 and any other body ending in an elementwise op with an `out=` form runs as
@@ -36,7 +37,8 @@ elementwise op does anyway.
 
 With `primitives` and oneDNN's library present, convs, linears and pools are
 primitives created here, at load, for these very views (runtime/host/onednn.py):
-each runner is then one call. Those primitives alone also run on buffers
+each runner is then one call, which the executor's prepared loop makes
+directly (`Primitive.as_runner`'s `bare`). Those primitives alone also run on buffers
 held in oneDNN's blocked layout (runtime/host/blocked.py); `specialize`
 refuses any other runner there.
 """
