@@ -829,3 +829,19 @@ def test_a_result_accumulated_over_its_residual_is_correct_call_after_call():
     fast = Executable(module)
     assert any(name.startswith("matmul_add") for name in kinds(fast)), kinds(fast)
     matches_eager_then_generic(fast, module, inputs, (expected,), scales=(3.0, 0.1, 1.0))
+
+
+@pytest.mark.skipif(not onednn.available(), reason="needs the oneDNN library")
+def test_a_conv_reads_a_graph_input_through_an_nhwc_copy_in_the_workspace():
+    """A contiguous NCHW input is reordered by oneDNN into the workspace; an
+    input in another layout (channels_last) is still read right."""
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Conv2d(3, 8, 3, padding=1), nn.ReLU(), nn.Conv2d(8, 8, 1)).eval()
+    inputs = (torch.randn(2, 3, 12, 12),)
+    module, _ = compiled(model, inputs)
+    executable = Executable(module)
+    assert "onednn_primitive_input" in kinds(executable).values(), kinds(executable)
+    assert executable.workspace.nbytes >= inputs[0].numel() * 4
+    for layout in (torch.contiguous_format, torch.channels_last, torch.contiguous_format):
+        x = torch.randn(2, 3, 12, 12).contiguous(memory_format=layout)
+        torch.testing.assert_close(executable.run(x)[0], model(x), **TOL)
