@@ -45,6 +45,22 @@ def test_conv_with_residual_and_relu(out_dtype, src_cast):
     close(out, want, out_dtype == torch.bfloat16)
 
 
+@pytest.mark.parametrize("layout", [torch.contiguous_format, torch.channels_last])
+def test_an_fp32_input_in_either_layout_is_converted_right(layout):
+    """Contiguous NCHW (a graph input) goes through oneDNN's converting
+    reorder, another layout through torch's copy: the same bf16 input."""
+    g = torch.Generator().manual_seed(1)
+    x = torch.randn(2, 8, 6, 6, generator=g).contiguous(memory_format=layout)
+    w = torch.randn(16, 8, 3, 3, generator=g).bfloat16()
+    out = nhwc(2, 16, 6, 6)
+    runner = bf16.conv(x.shape, None, True, w, None, out, None, ((1, 1), (1, 1), (1, 1), 1),
+                       [], 0, None)
+    for _ in range(2):
+        x.mul_(2)
+        runner(x)
+        close(out, F.conv2d(x.bfloat16().float(), w.float(), None, 1, 1), rounded=False)
+
+
 def test_an_fp32_residual_into_a_bf16_output():
     """The residual keeps fp32 while the conv stores bf16: oneDNN's bf16 conv
     reads it with a binary add post-op, the emulated path (a CPU without a
