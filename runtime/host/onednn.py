@@ -354,7 +354,8 @@ class Primitive:
         """A task runner that calls this primitive, every argument bound at
         load. The executor's prepared loop calls its `bare` (the library call)
         with no Python frame between: on MobileNetV2's 55 small tasks those
-        frames were 1% of a run."""
+        frames were 1% of a run. The runner holds the primitive (its C objects
+        die with it): whoever calls `bare` keeps the runner too."""
         if self._rebind:
             raise OneDNNError("a primitive with arguments passed per call is no bare runner")
 
