@@ -767,6 +767,7 @@ def test_a_layer_norm_read_in_bf16_stores_bf16_through_onednn():
     norm writes the bf16 view (its fp32 result rounded once), and the next
     linear reads that view as it is, with no conversion of its own."""
     from runtime.executor import GENERIC
+    from runtime.host import bf16
 
     torch.manual_seed(0)
     inputs = (torch.randn(2, 5, 16),)
@@ -775,8 +776,9 @@ def test_a_layer_norm_read_in_bf16_stores_bf16_through_onednn():
     executable = Executable(module)
     used = kinds(executable)
     norm = next(t for t in executable.tasks if t.name.startswith("layer_norm"))
-    assert used[norm.name] == "layer_norm", used
     assert executable.values[norm.outs[0]].dtype == torch.bfloat16
+    if bf16.native(torch.bfloat16):  # oneDNN 3.2 stores bf16 from AVX-512 on
+        assert used[norm.name] == "layer_norm", used
     generic = Executable(module.clone(), options=GENERIC)
     for _ in range(2):
         x = torch.randn(2, 5, 16) * 3
