@@ -67,10 +67,13 @@ def test_suite_smoke_prints_the_table_and_writes_json(tmp_path):
         assert "OpenVINO skipped: openvino is not installed" in r.stdout
     else:
         for row in rows:
-            assert {"openvino_f32", "openvino_default"} <= set(row["latency_ms"])
+            assert "openvino_f32" in row["latency_ms"]
+            assert row["openvino_precision"]["openvino_f32"] == "f32"
+            if "openvino_default" not in row["latency_ms"]:  # left out, and said so
+                assert "openvino_default: OpenVINO cannot compile this model here" in r.stdout
+                continue
             assert row["targets"]["ours_bf16/openvino_default"] == pytest.approx(
                 row["latency_ms"]["ours_bf16"] / row["latency_ms"]["openvino_default"])
-            assert row["openvino_precision"]["openvino_f32"] == "f32"
 
 
 
