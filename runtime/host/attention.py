@@ -12,8 +12,9 @@ and takes their softmax as four fresh tensors. Two fused forms replace that:
 - oneDNN primitives (`_primitives`), where q, k, v and an additive mask are
   views of the arena bound at load (BERT's, after its QKV linear): q @ k^T
   with the scale and the mask as post-ops into one fp32 scores buffer of
-  the shared workspace, the softmax in place, p @ v into the output view. BERT-base's 12 attentions took 8.7 ms of a run
-  this way against 12.5 ms with torch's kernel (2 AVX2 cores, 128 tokens).
+  the shared workspace, the softmax in place, p @ v into the output view.
+  BERT-base's 12 attentions took 8.7 ms of a run this way against 12.5 ms
+  with torch's kernel (2 AVX2 cores, 128 tokens).
 - `F.scaled_dot_product_attention` otherwise (graph inputs, where-masks):
   the same arithmetic blocked over keys with an online softmax (flash
   attention), never holding the scores; at 512 tokens 6.5 ms against 9.3 ms
@@ -284,8 +285,8 @@ def _primitives(block: Block, fused: set, values: list[SSAValue], dtype: torch.d
     """The group as three oneDNN primitives on views bound at load: q @ k^T
     into a [B, H, T, S] fp32 scores buffer, scaled and masked by post-ops;
     the softmax in place (with bf16 matmuls, then rounded into a bf16
-    buffer); p @ v into
-    `target` (`out`, or the view of it that merges the heads back). q, k or
+    buffer); p @ v into `target` (`out`, or the view of it that merges the
+    heads back). q, k or
     v that the body converts to the matmuls' `dtype` are converted per call
     into buffers of the shared workspace, as are the scores. One of
     BERT-base's attentions after its QKV linear took 0.49 ms so against 0.73

@@ -553,12 +553,13 @@ def _linear_task(t: Task) -> Runner | None:
         # A bf16 residual read by an fp32 kernel's post-op needs AVX-512 in
         # oneDNN 3.2: the emulated path on AVX2 adds it after instead.
         fp32_rows = rows.dtype == torch.float32
-        tries = [[residual]] if fp32_rows and residual else []
-        if not tries or residual[0] == "add":
-            tries.append([])
-        for post in tries if fp32_rows or residual != ("sum",) else []:
-            runner = bf16.linear(x, k, None if src_cast else t.ins[x], weight, bias, rows,
-                                 acts + post, t.workspace)
+        if fp32_rows or residual != ("sum",):
+            post = [residual] if fp32_rows and residual else []
+            x_view = None if src_cast else t.ins[x]
+            runner = bf16.linear(x, k, x_view, weight, bias, rows, acts + post, t.workspace)
+            if runner is None and post and residual[0] == "add":
+                post = []
+                runner = bf16.linear(x, k, x_view, weight, bias, rows, acts, t.workspace)
             if runner is not None:
                 return then_add(runner, bool(post))
     if src_cast or cast or weight.dtype != rows.dtype:
