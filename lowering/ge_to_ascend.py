@@ -30,10 +30,10 @@ from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr, TensorType, i64
 from xdsl.ir import Block, Operation, Region, SSAValue
-from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
 
 from ge_dialect import OUTPUT_TREE, ascend, ge
+from passes.base import AscendPass
 
 MEM_ALIGN, align = ascend.MEM_ALIGN, ascend.align
 ANNOTATIONS = (ascend.UNIT_ATTR, ascend.COST_ATTR)
@@ -153,7 +153,7 @@ def lower_function(fn: func.FuncOp) -> func.FuncOp:
 
 
 @dataclass(frozen=True)
-class LowerToAscendPass(ModulePass):
+class LowerToAscendPass(AscendPass):
     """Rewrite every GE function into Ascend tasks, one task per op or fused group.
 
     Assumes a single block per function; ge.if and ge.while become single
@@ -161,7 +161,7 @@ class LowerToAscendPass(ModulePass):
     """
 
     name = "lower-to-ascend"
-    level = "lowering"  # ordering rule 1 and the plan guard rail: passes/pipelines.py
+    level = "lowering"  # GE IR in, Ascend IR out (passes/base.py)
     plans = True
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:

@@ -34,11 +34,10 @@ from xdsl.dialects.builtin import (FileLineColLoc, IntAttr, ModuleOp, NameLoc, N
                                    StringAttr, UnknownLoc)
 from xdsl.passes import ModulePass, PassPipeline
 
-from ge_dialect import make_context
 from passes import get_all_passes
 from passes.driver import instrument
 from passes.driver.instrument import Application, PassRecord, printed_name
-from passes.pipelines import run_passes
+from passes.driver.runner import run_pipeline
 from runtime.reference import evaluate
 
 
@@ -185,7 +184,7 @@ def bisect(module: ModuleOp, inputs: tuple, pipeline: str,
         # The guard rails are on: a pass that never converges stops with a
         # GuardError naming its patterns instead of hanging the bisection.
         with instrument.session(before_pass=before, after_pass=after, verify_each=True):
-            run_passes(make_context(), work, list(passes))
+            run_pipeline(work, passes)
     except _Stop:
         return result
     except _Found as found:
@@ -204,7 +203,7 @@ def _narrow(p: ModulePass, snapshot: ModuleOp, count: int, inputs, reference,
         m = snapshot.clone()
         with instrument.session(limit=limit, capture=limit) as s:
             try:
-                run_passes(make_context(), m, [p])
+                run_pipeline(m, [p])
                 error = max_error(m, inputs, reference)
             except Exception:  # noqa: BLE001 - a half-applied pass may not even run
                 error = float("inf")

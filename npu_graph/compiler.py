@@ -1,36 +1,35 @@
-"""The whole pipeline as plain functions: import, optimize, lower, plan, load.
+"""The whole compile as plain functions: import, optimize, lower, plan, load.
 
 Each stage returns IR you can print, so the demo, the tests and `ge-opt`
 see the same thing. The `npu_graph` classes of the GE article sit on these.
 Which passes a stage runs, and in which order, is the pipeline builder's
-(passes/pipelines.py); these functions only run what it builds.
+(passes/pipelines.py: `session_pipeline` returns the three stages); these
+functions run what it returns with the one pass runner, `run_pipeline`
+(passes/driver/runner.py), which this module also offers.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from contextlib import nullcontext
 
 import torch
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.passes import PassPipeline
 
-from ge_dialect import make_context
 from ge_dialect.verifier import verify
-from ge_dialect.ascend import HARDWARE_ATTR
-from passes import get_all_passes
-from passes.driver import instrument
 from passes.driver.gc_tuning import fewer_collections
 from passes.driver.plugins import load_pass_plugin
-from passes.pipelines import DEFAULT_LEVEL, precision_passes, session_pipeline
+from passes.driver.runner import run_pipeline
+from passes.pipelines import DEFAULT_LEVEL, session_pipeline
 from runtime.executor import Executable
+
+__all__ = ["compile_model", "import_model", "lower", "optimize", "plan_device", "run_pipeline"]
 
 
 def import_model(model: torch.nn.Module, example_inputs: tuple,
                  dynamic_shapes=None) -> ModuleOp:
     """torch model -> verified GE IR; `dynamic_shapes` is torch.export's (Dim markers
     become `?` dims), by default the model's own `dynamic_shapes` attribute if any."""
-    from lowering.torch_to_ge import import_module
+    from lowering.torch_to_ge import import_module  # torch.export's machinery, on first use
 
     if dynamic_shapes is None:
         dynamic_shapes = getattr(model, "dynamic_shapes", None)
@@ -40,48 +39,25 @@ def import_model(model: torch.nn.Module, example_inputs: tuple,
     return module
 
 
-def run_pipeline(module: ModuleOp, pipeline: str, *, plugins: Sequence[str] = (),
-                 verify_each: bool = True) -> ModuleOp:
-    """Apply a ge-opt style pipeline in place, verifying after every pass.
-
-    `plugins` are pass plugin files to load first (see passes/driver/plugins.py).
-    `verify_each` also turns on the pattern guard rails of passes/driver/instrument.py
-    (no-op rewrites, non-convergence), unless a session is already active.
-    """
-    for path in plugins:
-        load_pass_plugin(path)
-    ctx = make_context()
-    # A session also gives the ops patterns create the source location of
-    # the op they replace.
-    guards = (instrument.session(verify_each=verify_each) if not instrument.active()
-              else nullcontext())
-    with guards, fewer_collections():
-        PassPipeline.parse_spec(get_all_passes(), pipeline,
-                                callback=instrument.pipeline_callback()).apply(ctx, module)
-    return module
-
-
 def optimize(module: ModuleOp, pipeline: str = DEFAULT_LEVEL, *,
              plugins: Sequence[str] = (), precision_mode: str | None = None) -> ModuleOp:
-    """Run `pipeline`; then, if `precision_mode` is given (GE's force_fp32,
-    allow_fp32_to_fp16, allow_mix_precision), the passes the builder puts after
-    it (`precision_passes`), mapping again for the chip the graph was mapped for."""
-    run_pipeline(module, pipeline, plugins=plugins)
-    if precision_mode is not None:
-        chip = next((fn.attributes[HARDWARE_ATTR].data for fn in module.ops
-                     if HARDWARE_ATTR in fn.attributes), None)
-        run_pipeline(module, ",".join(precision_passes(precision_mode, chip)))
-    return module
+    """The GE-level stage: `pipeline`, then, if `precision_mode` is given (GE's
+    force_fp32, allow_fp32_to_fp16, allow_mix_precision), the passes the
+    builder puts after it."""
+    for path in plugins:
+        load_pass_plugin(path)
+    return run_pipeline(module, session_pipeline(ge=pipeline, precision_mode=precision_mode).ge)
 
 
 def lower(module: ModuleOp) -> ModuleOp:
-    return run_pipeline(module, "lower-to-ascend")
+    """The lowering stage: GE IR -> Ascend IR (tasks on buffers in one arena)."""
+    return run_pipeline(module, session_pipeline().lowering)
 
 
 def plan_device(module: ModuleOp, options: dict | None = None) -> ModuleOp:
-    """Streams, events and the static memory plan on lowered (Ascend) IR, for
-    GE-style session options (`passes.pipelines.session_pipeline`)."""
-    return run_pipeline(module, session_pipeline(options))
+    """The device stage: streams, events and the static memory plan on lowered
+    (Ascend) IR, for GE-style session options (`passes.pipelines.session_pipeline`)."""
+    return run_pipeline(module, session_pipeline(options).device)
 
 
 def compile_model(model: torch.nn.Module, example_inputs: tuple,
@@ -90,11 +66,14 @@ def compile_model(model: torch.nn.Module, example_inputs: tuple,
                   precision_mode: str | None = None) -> Executable:
     """torch model -> loaded executable, through every stage of the compiler.
 
-    `precision_mode` is GE's (see `optimize`). `options` are GE-style session
-    options for the device plan (see `plan_device`); graphs with dynamic shapes keep their single stream and
-    are planned per input shape at run time.
+    `pipeline` is the GE-level stage, `precision_mode` GE's (see `optimize`),
+    `options` GE-style session options (`passes.pipelines.session_pipeline`:
+    streams, memory reuse, a memory budget). Graphs with dynamic shapes are
+    planned as static ones are; their `?`-shaped buffers are placed per input
+    shape at run time.
     """
+    for path in plugins:
+        load_pass_plugin(path)
+    stages = session_pipeline(options, ge=pipeline, precision_mode=precision_mode)
     module = import_model(model, example_inputs, dynamic_shapes)
-    module = lower(optimize(module, pipeline, plugins=plugins, precision_mode=precision_mode))
-    dynamic = any(op.name == "ascend.dyn_buffer" for op in module.walk())
-    return Executable(module if dynamic else plan_device(module, options))
+    return Executable(run_pipeline(module, stages.spec()))

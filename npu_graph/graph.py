@@ -23,11 +23,14 @@ from torch.utils import _pytree as pytree
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation, SSAValue
+from xdsl.utils.exceptions import PassFailedException
 
 from ge_dialect import OUTPUT_TREE, ascend, find_func, ge
 from ge_dialect.printing import format_ir
 from lowering import output_tree
 from npu_graph import compiler
+from passes.driver.runner import run_pipeline
+from passes.pipelines import build_pipeline
 from runtime.executor import DEFAULT_MAX_INFLIGHT, Executable
 
 # GE's operator type names where they are not the CamelCase of our op name.
@@ -124,6 +127,10 @@ class _Printable:
         return format_ir(self.module) if elide else str(self.module)
 
 
+class CompileError(ValueError):
+    """A pass refused the graph (for example, it does not fit `memory_limit_mb`)."""
+
+
 class GEGraph(_Printable):
     """GE IR imported from a PyTorch model, before any optimization."""
 
@@ -131,11 +138,17 @@ class GEGraph(_Printable):
         self.module = module
         self.name = name
 
-    def optimize(self, **flags) -> OptimizedGraph:
-        """Optimize, lower and plan with the article's flags (see passes/pipelines.py)."""
-        from npu_graph.optimizer import GraphOptimizer
-
-        return GraphOptimizer().optimize(self, **flags)
+    def optimize(self, passes: list[str] | None = None, **flags) -> OptimizedGraph:
+        """Optimize, lower and plan: the article's `passes=[...]` and `enable_*`
+        flags become the pipeline builder's stages (passes/pipelines.py
+        `build_pipeline`), run as one; their ge-opt spelling is kept on the
+        result as `pipeline`, so `ge-opt model.mlir -p '<pipeline>'` reproduces it."""
+        pipeline = build_pipeline(passes, **flags).spec()
+        try:
+            module = run_pipeline(self.module.clone(), pipeline)
+        except PassFailedException as e:  # e.g. over the memory budget: the user's to fix
+            raise CompileError(str(e)) from None
+        return OptimizedGraph(module, pipeline, self.name)
 
 
 class GraphParser:

@@ -1,137 +1,84 @@
-"""Pass registry: CLI name -> factory returning the pass class.
+"""Pass registry: the table of CLI names to passes.
 
-Factories import lazily, so `ge-opt` pays only for the passes it runs. Both
-`ge-opt` and the `npu_graph` Python API read this table; a test checks that
-every key equals its pass's `name` and has `test/filecheck/passes/<name>.mlir`.
-Passes loaded from plugin files (passes/driver/plugins.py) are merged in.
+Each entry names the module and class of a pass, imported on first use, so
+`ge-opt` pays only for the passes it runs. `ge-opt`, the pipeline builder and
+the `npu_graph` API read this table; a test checks that every key equals its
+pass's `name` and has `test/filecheck/passes/<name>.mlir`. The passes of
+loaded plugin files join through the table that passes/driver/plugins.py
+adds with `add_plugin_table`. The registry imports none of our modules, so
+any of them may import it.
 """
 
+from __future__ import annotations
+
 from collections.abc import Callable
+from functools import partial
+from importlib import import_module
 
 from xdsl.passes import ModulePass
 
+PassFactory = Callable[[], type[ModulePass]]
 
-def _fold_batch_norm():
-    from passes.fold_batch_norm import FoldBatchNormPass
+# name -> "module:Class"
+PASSES: dict[str, str] = {
+    "ge-O0": "passes.pipelines:GeO0Pass",
+    "ge-O1": "passes.pipelines:GeO1Pass",
+    "ge-O2": "passes.pipelines:GeO2Pass",
+    "ge-O3": "passes.pipelines:GeO3Pass",
+    "canonicalize": "passes.canonicalize:GeCanonicalizePass",
+    "constant-fold": "passes.constant_fold:ConstantFoldPass",
+    "cse": "passes.cse:CommonSubexpressionEliminationPass",
+    "fold-batch-norm": "passes.fold_batch_norm:FoldBatchNormPass",
+    "op-fusion": "passes.op_fusion:OpFusionPass",
+    "dce": "passes.dce:DeadCodeEliminationPass",
+    "layout-transform": "passes.layout_transform:LayoutTransformPass",
+    "hardware-mapping": "passes.hardware_mapping:HardwareMappingPass",
+    "precision-mode": "passes.precision_mode:PrecisionModePass",
+    "lower-to-ascend": "lowering.ge_to_ascend:LowerToAscendPass",
+    "memory-reuse": "passes.memory_reuse:MemoryReusePass",
+    "task-parallel": "passes.task_parallel:TaskParallelPass",
+    "pipeline-partition": "passes.pipeline_partition:PipelinePartitionPass",
+    "verify-plan": "passes.verify_plan:VerifyPlanPass",
+}
 
-    return FoldBatchNormPass
+# The names the GE article uses, mapped to ours.
+ARTICLE_NAMES: dict[str, str] = {
+    "OpFusionPass": "op-fusion",
+    "ConstantFoldingPass": "constant-fold",
+    "DeadCodeEliminationPass": "dce",
+    "MemoryReusePass": "memory-reuse",
+    "TaskParallelPass": "task-parallel",
+    "HardwareMappingPass": "hardware-mapping",
+}
 
-
-def _op_fusion():
-    from passes.op_fusion import OpFusionPass
-
-    return OpFusionPass
-
-
-def _canonicalize():
-    from passes.canonicalize import GeCanonicalizePass
-
-    return GeCanonicalizePass
-
-
-def _cse():
-    from xdsl.transforms.common_subexpression_elimination import (
-        CommonSubexpressionElimination,
-    )
-
-    return CommonSubexpressionElimination
-
-
-def _constant_fold():
-    from passes.constant_fold import ConstantFoldPass
-
-    return ConstantFoldPass
-
-
-def _dce():
-    from passes.dce import DeadCodeEliminationPass
-
-    return DeadCodeEliminationPass
-
-
-def _layout_transform():
-    from passes.layout_transform import LayoutTransformPass
-
-    return LayoutTransformPass
+# Tables of plugin passes, each read at every lookup (plugins load at any time).
+_PLUGIN_TABLES: list[Callable[[], dict[str, PassFactory]]] = []
 
 
-def _hardware_mapping():
-    from passes.hardware_mapping import HardwareMappingPass
-
-    return HardwareMappingPass
-
-
-def _precision_mode():
-    from passes.precision_mode import PrecisionModePass
-
-    return PrecisionModePass
+def load_pass(path: str) -> type[ModulePass]:
+    """The class a PASSES entry ("module:Class") names."""
+    module, _, cls = path.partition(":")
+    return getattr(import_module(module), cls)
 
 
-def _lower_to_ascend():
-    from lowering.ge_to_ascend import LowerToAscendPass
-
-    return LowerToAscendPass
+def builtin_passes() -> dict[str, PassFactory]:
+    return {name: partial(load_pass, path) for name, path in PASSES.items()}
 
 
-def _level(name: str):
-    def factory():
-        from passes import pipelines
-
-        return {cls.name: cls for cls in (pipelines.GeO0Pass, pipelines.GeO1Pass,
-                                          pipelines.GeO2Pass, pipelines.GeO3Pass)}[name]
-
-    return factory
+def get_all_passes() -> dict[str, PassFactory]:
+    """Built-in passes plus those of loaded plugins, name -> factory (as xDSL's)."""
+    passes = builtin_passes()
+    for table in _PLUGIN_TABLES:
+        passes.update(table())
+    return passes
 
 
-def _memory_reuse():
-    from passes.memory_reuse import MemoryReusePass
-
-    return MemoryReusePass
-
-
-def _task_parallel():
-    from passes.task_parallel import TaskParallelPass
-
-    return TaskParallelPass
+def add_plugin_table(table: Callable[[], dict[str, PassFactory]]) -> None:
+    """Let `get_all_passes` include what `table()` returns (the loaded plugins' passes)."""
+    if table not in _PLUGIN_TABLES:
+        _PLUGIN_TABLES.append(table)
 
 
-def _pipeline_partition():
-    from passes.pipeline_partition import PipelinePartitionPass
-
-    return PipelinePartitionPass
-
-
-def _verify_plan():
-    from passes.verify_plan import VerifyPlanPass
-
-    return VerifyPlanPass
-
-
-def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
-    """Built-in passes plus those of loaded plugins."""
-    from passes.driver.plugins import registered_passes
-
-    return {**builtin_passes(), **registered_passes()}
-
-
-def builtin_passes() -> dict[str, Callable[[], type[ModulePass]]]:
-    return {
-        "ge-O0": _level("ge-O0"),
-        "ge-O1": _level("ge-O1"),
-        "ge-O2": _level("ge-O2"),
-        "ge-O3": _level("ge-O3"),
-        "canonicalize": _canonicalize,
-        "constant-fold": _constant_fold,
-        "cse": _cse,
-        "fold-batch-norm": _fold_batch_norm,
-        "op-fusion": _op_fusion,
-        "dce": _dce,
-        "layout-transform": _layout_transform,
-        "hardware-mapping": _hardware_mapping,
-        "precision-mode": _precision_mode,
-        "lower-to-ascend": _lower_to_ascend,
-        "memory-reuse": _memory_reuse,
-        "task-parallel": _task_parallel,
-        "pipeline-partition": _pipeline_partition,
-        "verify-plan": _verify_plan,
-    }
+def canonical_name(name: str) -> str:
+    """Our name for a pass the article names (`OpFusionPass` -> `op-fusion`)."""
+    return ARTICLE_NAMES.get(name, name)

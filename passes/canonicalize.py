@@ -14,10 +14,11 @@ from xdsl.transforms.canonicalize import CanonicalizePass
 from xdsl.transforms.dead_code_elimination import region_dce
 
 from ge_dialect.canonicalization import TableCanonicalization
+from passes.base import GEPass
 
 
 @dataclass(frozen=True)
-class GeCanonicalizePass(CanonicalizePass):
+class GeCanonicalizePass(GEPass, CanonicalizePass):
     """Apply every canonicalization (the GE rule table, op traits, folders) to a fixpoint."""
 
     name = "canonicalize"

@@ -15,7 +15,6 @@ from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
-from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
@@ -25,6 +24,7 @@ from xdsl.pattern_rewriter import (
 
 from ge_dialect import ge, shapes
 from ge_dialect.tensors import from_numpy
+from passes.base import GEPass
 from runtime import kernels
 from runtime.program import compile_op
 
@@ -61,7 +61,7 @@ class FoldConstantOperands(RewritePattern):
 
 
 @dataclass(frozen=True)
-class ConstantFoldPass(ModulePass):
+class ConstantFoldPass(GEPass):
     """Replace every GE op whose operands are all ge.const by the constant it computes.
 
     Folds transitively (a folded result feeds the next fold). Constants left

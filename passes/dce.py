@@ -4,12 +4,13 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.passes import ModulePass
 from xdsl.transforms.dead_code_elimination import region_dce
+
+from passes.base import GEPass
 
 
 @dataclass(frozen=True)
-class DeadCodeEliminationPass(ModulePass):
+class DeadCodeEliminationPass(GEPass):
     """Remove side-effect-free ops whose results are unused, weights included.
 
     GE ops are Pure, so any op not reaching a func.return goes, and so do the

@@ -17,7 +17,6 @@ import numpy as np
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation, SSAValue
-from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
@@ -29,6 +28,7 @@ from xdsl.rewriter import InsertPoint
 
 from ge_dialect.ge import BatchNormOp, ConstOp, Conv2dOp, LinearOp, MatMulOp
 from ge_dialect.tensors import from_numpy, to_numpy
+from passes.base import GEPass
 
 
 def const_array(value: SSAValue | None) -> np.ndarray | None:
@@ -126,7 +126,7 @@ class FoldBatchNormIntoLayer(RewritePattern):
 
 
 @dataclass(frozen=True)
-class FoldBatchNormPass(ModulePass):
+class FoldBatchNormPass(GEPass):
     """Fold every inference batch norm into the single-use conv2d/linear/matmul before it.
 
     Needs constant weights and statistics. A batch norm after a layer with

@@ -32,10 +32,10 @@ from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import FloatAttr, ModuleOp, StringAttr, f64
 from xdsl.ir import Operation
-from xdsl.passes import ModulePass
 
 from ge_dialect import ge
 from ge_dialect.ascend import COST_ATTR, HARDWARE_ATTR, UNIT_ATTR, choose_unit
+from passes.base import GEPass
 from runtime import cost_model
 
 
@@ -45,7 +45,7 @@ def members(op: Operation) -> list[Operation]:
 
 
 @dataclass(frozen=True)
-class HardwareMappingPass(ModulePass):
+class HardwareMappingPass(GEPass):
     """Annotate every function-level GE op and fused group with `ge.unit` and `ge.cost_us`.
 
     `hardware` names the chip of the cost model's table (`ascend910`,

@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation, OpResult, SSAValue
-from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
@@ -30,6 +29,7 @@ from xdsl.pattern_rewriter import (
 
 from ge_dialect import ge
 from ge_dialect.canonicalization import CANCEL_TRANS_DATA
+from passes.base import GEPass
 
 NCHW, FIVE_D = "NCHW", "NC1HWC0"
 UNARY_NEIGHBOURS = (ge.ReluOp, ge.MaxPool2dOp, ge.AdaptiveAvgPool2dOp)
@@ -105,7 +105,7 @@ class SinkBackConversion(RewritePattern):
 
 
 @dataclass(frozen=True)
-class LayoutTransformPass(ModulePass):
+class LayoutTransformPass(GEPass):
     """Convert convolutions and their neighbours to NC1HWC0, with explicit ge.trans_data.
 
     Assumes 4-D NCHW activations (the importer's format). Values that leave

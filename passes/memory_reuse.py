@@ -17,10 +17,10 @@ from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i64
 from xdsl.ir import SSAValue
-from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
 
 from ge_dialect import ascend, ge
+from passes.base import AscendPass
 from passes.planning import memory as memory_plan
 from passes.planning.task_graph import (Clocks, FunctionGraph, clocks, dependences, lowered_graphs,
                                  read_function)
@@ -269,7 +269,7 @@ def memory_report(module: ModuleOp) -> str:
 
 
 @dataclass(frozen=True)
-class MemoryReusePass(ModulePass):
+class MemoryReusePass(AscendPass):
     """Plan every lowered function's arena: reuse dead buffers, write in place.
 
     Lifetimes follow the device's happens-before order (streams and events),
@@ -289,7 +289,6 @@ class MemoryReusePass(ModulePass):
     """
 
     name = "memory-reuse"
-    level = "ascend"  # ordering rule 1 and the plan guard rail: passes/pipelines.py
     plans = True
     strategy: str = "auto"
     in_place: bool = True

@@ -22,7 +22,6 @@ from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, Operation, OpResult, Region, SSAValue
-from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
@@ -32,6 +31,7 @@ from xdsl.pattern_rewriter import (
 
 from ge_dialect import ge
 from ge_dialect.patterns import ANY, Const, Maybe, Op, OpKind, matches
+from passes.base import GEPass
 from passes.driver.instrument import inherited_location, location_of
 
 RESHAPES = (ge.ReshapeOp, ge.FlattenOp)
@@ -378,7 +378,7 @@ def fuse_module(module: ModuleOp, max_group_size: int = 8,
 
 
 @dataclass(frozen=True)
-class OpFusionPass(ModulePass):
+class OpFusionPass(GEPass):
     """Fuse op chains by the RULES table into `ge.fused` ops.
 
     Roots are visited from the end of each function backwards, so a chain is

@@ -47,10 +47,10 @@ from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i64
 from xdsl.ir import Block, BlockArgument, SSAValue
-from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
 
 from ge_dialect import OUTPUT_TREE, ascend
+from passes.base import AscendPass
 from runtime import cost_model
 
 PLAN_ATTRS = (ascend.MEMORY_LOWER_BOUND, ascend.MEMORY_NAIVE, ascend.MEMORY_PROGRAM_ORDER)
@@ -253,7 +253,7 @@ def _stage_function(fn: func.FuncOp, k: int, stages: int, tasks: list[ascend.Tas
 
 
 @dataclass(frozen=True)
-class PipelinePartitionPass(ModulePass):
+class PipelinePartitionPass(AscendPass):
     """Cut every lowered function into `stages` pipeline stages with send/recv between them.
 
     Stages are balanced by the cost model for `hardware` (compute plus link
@@ -265,7 +265,6 @@ class PipelinePartitionPass(ModulePass):
     """
 
     name = "pipeline-partition"
-    level = "ascend"  # ordering rule 1 and the plan guard rail: passes/pipelines.py
     plans = True
     stages: int = 2
     hardware: str = cost_model.DEFAULT_CHIP

@@ -1,8 +1,13 @@
 """The one pipeline builder: levels, flags, options, ordering rules and defaults.
 
 Everything that decides which passes run, with which options and in which
-order, is here; `ge-opt`, the `npu_graph` API and the benchmarks only call it.
+order, is here; `ge-opt`, the `npu_graph` API and the benchmarks only run
+what it returns (with passes.driver.runner.run_pipeline).
 
+- `Pipeline`: what the builder returns, a compile from GE IR to planned
+  Ascend IR in three stages, each a ge-opt pipeline string: `ge` (the
+  GE-level passes), `lowering` and `device` (streams, events, the memory
+  plan); `spec()` joins them into one.
 - `LEVELS`: `ge-O0` .. `ge-O3`, each a pass (GeO<n>Pass below) that runs a
   fixed list of GE-level passes, verifying the IR after each one. Any stage
   can be switched off by name, ours or the article's:
@@ -10,18 +15,20 @@ order, is here; `ge-opt`, the `npu_graph` API and the benchmarks only call it.
       ge-opt model.mlir -p 'ge-O3{disable=op-fusion,ConstantFoldingPass}'
 
 - `build_pipeline(passes, **flags)`: the article's `optimize(...)` call (its
-  `enable_*` keywords, a `passes=[...]` list, or both) as one ge-opt pipeline
-  string, from GE IR to planned Ascend IR.
+  `enable_*` keywords, a `passes=[...]` list, or both).
+- `session_pipeline(options, ge=..., precision_mode=...)`: a GE level (or
+  any GE-level pipeline) with GE-style session options, as
+  `npu_graph.compiler.compile_model` takes them.
 - `precision_passes(mode, hardware)`: what a precision mode adds.
-- `device_passes(...)`, `session_pipeline(options)`: the Ascend-level passes,
-  from the article's flags or from GE-style session options.
-- `pipeline_parallel_passes(stages)`: cut into pipeline stages, then plan each.
+- `device_passes(...)`: the Ascend-level passes.
+- `through_device(pipeline)`, `pipeline_parallel_passes(stages)`: a GE
+  pipeline taken to planned IR (ge-bisect, ge-fuzz); the cut into pipeline
+  stages, then each stage's plan.
 
 The ordering rules, each stated once:
 1. GE-level passes, then `lower-to-ascend`, then Ascend-level passes. A
-   pass says which it is with its `level` class attribute ("ge" when absent,
-   "lowering", "ascend"); `plans = True` marks passes that change the device
-   plan (the guard rails check the plan after them, passes/driver/instrument.py).
+   pass says which it is with its `level` (passes/base.py: GEPass,
+   AscendPass, and "lowering" for lower-to-ascend).
 2. `precision-mode` runs after op-fusion (a cast between a conv and its BN or
    ReLU would hide both from fusion), then canonicalize, cse and dce cancel
    its cast pairs, then hardware-mapping runs again so its annotations
@@ -31,6 +38,10 @@ The ordering rules, each stated once:
    memory plan first, so tasks can still be reordered.
 4. `pipeline-partition` (model parallel) before both: each stage then gets
    its own streams and its own arena (`pipeline_parallel_passes`).
+5. Static and dynamic graphs are planned alike: the device stage runs on
+   every lowered graph. In a graph with `?` dims it plans the streams and the
+   static buffers; the executor places the `ascend.dyn_buffer`s per input
+   shape when it runs.
 
 `layout-transform` (NC1HWC0) is not in a level: the host runtime's 5-D
 kernels unpack to NCHW, so it costs host time until they are native; run it
@@ -47,8 +58,14 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass, PassPipeline
 
+from passes import ARTICLE_NAMES, canonical_name, get_all_passes
+from passes.base import GEPass
+from passes.driver.runner import run_pipeline
+from runtime.cost_model import DEFAULT_CHIP
+
 DEFAULT_LEVEL = "ge-O3"
 DEFAULT_MAX_STREAMS = 4  # GE's ge.streamMaxParallelNum default here
+LOWERING = "lower-to-ascend"
 
 LEVELS: dict[str, tuple[str, ...]] = {
     "ge-O0": (),
@@ -62,25 +79,35 @@ LEVELS: dict[str, tuple[str, ...]] = {
 NC1HWC0_PIPELINE = ("ge-O3{disable=op-fusion,hardware-mapping},layout-transform,cse,op-fusion,dce,"
                     "hardware-mapping")
 
-# The names the GE article uses, mapped to ours.
-ARTICLE_NAMES: dict[str, str] = {
-    "OpFusionPass": "op-fusion",
-    "ConstantFoldingPass": "constant-fold",
-    "DeadCodeEliminationPass": "dce",
-    "MemoryReusePass": "memory-reuse",
-    "TaskParallelPass": "task-parallel",
-    "HardwareMappingPass": "hardware-mapping",
-}
+# GE session options (ge_api_types.h spells them so) and ours, as session_pipeline reads them.
+SESSION_OPTIONS = ("ge.streamMaxParallelNum", "ge.enableSingleStream",
+                   "ge.exec.disableReuseMemory", "ge.exec.precision_mode",
+                   "memory_limit_mb", "enable_memory_planning")
+
+
+@dataclass(frozen=True)
+class Pipeline:
+    """A compile from GE IR to planned Ascend IR: one ge-opt pipeline per stage.
+
+    Each stage may be empty. `spec()` is the whole compile as one pipeline,
+    what `ge-opt -p` reproduces; `stages()` lets a caller run (or time) the
+    stages one by one."""
+
+    ge: str
+    lowering: str = LOWERING
+    device: str = ""
+
+    def stages(self) -> tuple[tuple[str, str], ...]:
+        return (("ge", self.ge), ("lowering", self.lowering), ("device", self.device))
+
+    def spec(self) -> str:
+        return ",".join(spec for _, spec in self.stages() if spec)
 
 
 def article_alias(cls: type[ModulePass], alias: str) -> type[ModulePass]:
     """`cls` under the article's name, so `-p OpFusionPass{...}` parses as op-fusion."""
     return dataclass(frozen=True)(
         type(alias, (cls,), {"name": alias, "__doc__": f"Alias of {cls.name}."}))
-
-
-def canonical_name(name: str) -> str:
-    return ARTICLE_NAMES.get(name, name)
 
 
 def check_pass_names(names, known) -> list[str]:
@@ -96,50 +123,61 @@ def check_pass_names(names, known) -> list[str]:
 
 def level_of(name: str) -> str:
     """"ge", "lowering" or "ascend": the IR the registered pass `name` works on."""
-    from passes import get_all_passes
-
     return getattr(get_all_passes()[name](), "level", "ge")
 
 
 def precision_passes(mode: str, hardware: str | None) -> list[str]:
     """A precision mode after the GE-level passes (rule 2); `hardware` is the chip
     to map again for, None if the graph was not mapped."""
-    from runtime.cost_model import DEFAULT_CHIP
-
     remap = ([] if hardware is None else ["hardware-mapping"] if hardware == DEFAULT_CHIP
              else [f"hardware-mapping{{hardware={hardware}}}"])
     return [f"precision-mode{{mode={mode}}}", "canonicalize", "cse", "dce", *remap]
 
 
-def _memory_reuse(memory_limit_mb: float | None, minimize_peak: bool) -> str:
+def mapped_chip(ge: str) -> str | None:
+    """The chip the GE-level pipeline `ge` maps the graph for last, None if it does not map."""
+    chip = None
+    for p in PassPipeline.parse_spec(get_all_passes(), ge).passes:
+        if canonical_name(p.name) == "hardware-mapping":
+            chip = p.hardware
+        elif isinstance(p, OptLevelPass) and "hardware-mapping" in p.stages():
+            chip = DEFAULT_CHIP
+    return chip
+
+
+def _memory_reuse(memory_limit_mb: float | None, minimize_peak: bool,
+                  strategy: str = "auto") -> str:
+    options = [f"strategy={strategy}"] if strategy != "auto" else []
     if memory_limit_mb is not None:
-        return f"memory-reuse{{memory-limit-mb={memory_limit_mb:g}}}"
-    return "memory-reuse{reorder=true}" if minimize_peak else "memory-reuse"
+        options.append(f"memory-limit-mb={memory_limit_mb:g}")
+    elif minimize_peak:
+        options.append("reorder=true")
+    return f"memory-reuse{{{' '.join(options)}}}" if options else "memory-reuse"
 
 
 def device_passes(max_streams: int = DEFAULT_MAX_STREAMS, memory_limit_mb: float | None = None,
                   *, task_parallel: bool = True, memory_reuse: bool = True,
-                  minimize_peak: bool = False) -> list[str]:
+                  minimize_peak: bool = False, strategy: str = "auto") -> list[str]:
     """The Ascend-level passes (rule 3); `memory_limit_mb` is a budget for the
-    plan, `minimize_peak` plans for the smallest peak without one."""
+    plan, `minimize_peak` plans for the smallest peak without one, `strategy`
+    is memory-reuse's placement strategy."""
     parallel = [f"task-parallel{{max-streams={max_streams}}}"] if task_parallel else []
     if not memory_reuse:
         return parallel
+    reuse = _memory_reuse(memory_limit_mb, minimize_peak, strategy)
     if memory_limit_mb is not None or minimize_peak:
-        return [_memory_reuse(memory_limit_mb, minimize_peak), *parallel]
-    return [*parallel, "memory-reuse"]
+        return [reuse, *parallel]
+    return [*parallel, reuse]
 
 
 def through_device(pipeline: str) -> str:
     """`pipeline`, then lowering and the device plan (rule 1) unless it lowers
     itself: what ge-bisect and ge-fuzz check, so lowered and planned IR are
     run, not only GE IR."""
-    from passes import get_all_passes
-
     passes = PassPipeline.parse_spec(get_all_passes(), pipeline).passes
     if any(getattr(p, "level", "ge") != "ge" for p in passes):
         return pipeline
-    return ",".join([pipeline, "lower-to-ascend", *device_passes()])
+    return Pipeline(pipeline, device=",".join(device_passes())).spec()
 
 
 def pipeline_parallel_passes(stages: int, max_streams: int = DEFAULT_MAX_STREAMS) -> str:
@@ -149,23 +187,43 @@ def pipeline_parallel_passes(stages: int, max_streams: int = DEFAULT_MAX_STREAMS
                      *device_passes(max_streams)])
 
 
-def session_pipeline(options: dict | None = None) -> str:
-    """The Ascend-level pipeline for GE-style session options.
+def _on(value) -> bool:
+    return str(value).lower() in ("true", "1")
+
+
+def session_pipeline(options: dict | None = None, *, ge: str = DEFAULT_LEVEL,
+                     precision_mode: str | None = None) -> Pipeline:
+    """The compile for GE-style session options, after the GE-level pipeline `ge`.
 
     `ge.streamMaxParallelNum` caps the streams, `ge.enableSingleStream` sets
-    the cap to 1. `memory_limit_mb` (with `enable_memory_planning`, on by
-    default when a limit is given) is a budget for the memory plan.
+    the cap to 1, `ge.exec.disableReuseMemory` leaves every buffer its own
+    bytes (no memory-reuse), `ge.exec.precision_mode` is `precision_mode`
+    (GE's force_fp32, allow_fp32_to_fp16, allow_mix_precision, ...: rule 2,
+    mapping again for the chip `ge` maps for). `memory_limit_mb` (with
+    `enable_memory_planning`, on by default when a limit is given) is a
+    budget for the memory plan. A bad option is a ValueError naming it.
     """
     opts = dict(options or {})
-    single = str(opts.pop("ge.enableSingleStream", False)).lower() in ("true", "1")
+    single = _on(opts.pop("ge.enableSingleStream", False))
     streams = 1 if single else int(opts.pop("ge.streamMaxParallelNum", DEFAULT_MAX_STREAMS))
+    reuse = not _on(opts.pop("ge.exec.disableReuseMemory", False))
+    mode = opts.pop("ge.exec.precision_mode", None)
     limit = opts.pop("memory_limit_mb", None)
     planning = opts.pop("enable_memory_planning", limit is not None)
     if opts:
         raise ValueError(f"unknown option(s) {', '.join(sorted(opts))}; known: "
-                         "ge.streamMaxParallelNum, ge.enableSingleStream, memory_limit_mb, "
-                         "enable_memory_planning")
-    return ",".join(device_passes(streams, limit if planning else None))
+                         f"{', '.join(SESSION_OPTIONS)}")
+    if mode is not None and precision_mode is not None and mode != precision_mode:
+        raise ValueError(f"precision_mode={precision_mode!r} and ge.exec.precision_mode="
+                         f"{mode!r} disagree; give one")
+    if planning and not reuse:
+        raise ValueError("memory planning (memory_limit_mb, enable_memory_planning) is a mode "
+                         "of memory reuse, which ge.exec.disableReuseMemory turns off")
+    mode = precision_mode or mode
+    if mode is not None:
+        ge = ",".join(filter(None, [ge, *precision_passes(mode, mapped_chip(ge))]))
+    return Pipeline(ge, device=",".join(device_passes(
+        streams, limit if planning else None, memory_reuse=reuse)))
 
 
 @dataclass
@@ -220,15 +278,12 @@ def _with_options(name: str, flags: Flags, planning: bool) -> str:
     return name
 
 
-def build_pipeline(passes: list[str] | None = None, **keywords) -> str:
-    """The ge-opt pipeline for an article-style call; a bad name or flag is a ValueError.
+def build_pipeline(passes: list[str] | None = None, **keywords) -> Pipeline:
+    """The compile for an article-style call; a bad name or flag is a ValueError.
 
     Without `passes`, the default level and `device_passes`; with them, the
     given passes in the given order (levels get the switches as `disable=`),
     split by rule 1 around `lower-to-ascend`."""
-    from passes import get_all_passes
-    from runtime.cost_model import DEFAULT_CHIP
-
     flags = Flags.parse(keywords)
     off = flags.switched_off()
     planning = flags.planning()
@@ -250,20 +305,11 @@ def build_pipeline(passes: list[str] | None = None, **keywords) -> str:
         mapped = "hardware-mapping" in ge_level
         ge_level = [n for n in ge_level if n != "hardware-mapping"]
         ge_level += precision_passes(flags.precision_mode, DEFAULT_CHIP if mapped else None)
-    return ",".join([*ge_level, "lower-to-ascend", *device])
-
-
-def run_passes(ctx: Context, module: ModuleOp, passes: list[ModulePass]) -> None:
-    """Run `passes` in order, verifying the module after each (and instrumenting
-    each on its own under an active passes.driver.instrument session)."""
-    from passes.driver.instrument import pipeline_callback
-
-    if passes:
-        PassPipeline(tuple(passes), callback=pipeline_callback()).apply(ctx, module)
+    return Pipeline(",".join(ge_level), device=",".join(device))
 
 
 @dataclass(frozen=True)
-class OptLevelPass(ModulePass):
+class OptLevelPass(GEPass):
     """Base of the ge-O<n> passes: run STAGES minus `disable`."""
 
     STAGES: ClassVar[tuple[str, ...]] = ()
@@ -274,27 +320,19 @@ class OptLevelPass(ModulePass):
         # Checked when the pipeline is built: a bad name is a user error up front.
         # Resolving the stages' classes imports their modules (constant-fold
         # brings in torch) now, so --timing counts that as start-up, not as a pass.
-        from passes import get_all_passes
-
         registry = get_all_passes()
         for name in self.stages():
             registry[name]()
 
     def stages(self) -> list[str]:
-        from passes import get_all_passes
-
         known = set(get_all_passes()) | set(ARTICLE_NAMES.values())
         off = set(check_pass_names(self.disable, known))
         return [s for s in self.STAGES if s not in off]
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        from passes import get_all_passes
-        from passes.op_fusion import OpFusionPass
-
         registry = get_all_passes()
-        run_passes(ctx, op, [
-            OpFusionPass(report=self.fusion_report) if name == "op-fusion"
-            else registry[name]()() for name in self.stages()])
+        run_pipeline(op, [registry[name]()(report=self.fusion_report) if name == "op-fusion"
+                          else registry[name]()() for name in self.stages()], ctx=ctx)
 
 
 @dataclass(frozen=True)

@@ -66,11 +66,11 @@ from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp, TensorType, bf16, f16, f32
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
-from xdsl.passes import ModulePass
 
 from ge_dialect import ge
 from ge_dialect.ascend import CUBE_OPS
 from ge_dialect.tensors import from_numpy, to_numpy
+from passes.base import GEPass
 from passes.driver.instrument import may_rewrite
 
 # GE's mixed-precision trustlist beyond the cube ops: cheap, well-conditioned ops.
@@ -396,7 +396,7 @@ def erase_dead_constants(block: Block) -> None:
 
 
 @dataclass(frozen=True)
-class PrecisionModePass(ModulePass):
+class PrecisionModePass(GEPass):
     """Move ops to fp16, bf16 or fp32 by GE's precision mode, with casts at the boundaries.
 
     `mode` is one of MODES: must_keep_origin_dtype (the default: nothing

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i64
-from xdsl.passes import ModulePass
 
 from ge_dialect import ascend
+from passes.base import AscendPass
 from passes.pipelines import DEFAULT_MAX_STREAMS
 from passes.planning import streams as stream_plan
 from passes.planning.task_graph import FunctionGraph, dependences, lowered_graphs
@@ -48,7 +48,7 @@ def write_streams(graph: FunctionGraph, stream_of: list[int],
 
 
 @dataclass(frozen=True)
-class TaskParallelPass(ModulePass):
+class TaskParallelPass(AscendPass):
     """Assign tasks to at most `max-streams` streams and insert the events they need.
 
     Streams are chosen by list scheduling on the cost model's estimates for
@@ -61,7 +61,6 @@ class TaskParallelPass(ModulePass):
     """
 
     name = "task-parallel"
-    level = "ascend"  # ordering rule 1 and the plan guard rail: passes/pipelines.py
     plans = True
     max_streams: int = DEFAULT_MAX_STREAMS
     hardware: str = cost_model.DEFAULT_CHIP

@@ -15,14 +15,14 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
 
 from ge_dialect.plan_verifier import check_module, summary
+from passes.base import AscendPass
 
 
 @dataclass(frozen=True)
-class VerifyPlanPass(ModulePass):
+class VerifyPlanPass(AscendPass):
     """Check the memory plan, streams and events of every lowered function.
 
     Fails, naming buffers, offsets, sizes and tasks, if a buffer leaves the
@@ -33,7 +33,6 @@ class VerifyPlanPass(ModulePass):
     """
 
     name = "verify-plan"
-    level = "ascend"  # ordering rule 1: passes/pipelines.py
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         problems = check_module(op)

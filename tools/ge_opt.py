@@ -29,10 +29,10 @@ from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseE
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from ge_dialect.verifier import check_dominance
-from passes import get_all_passes
+from passes import ARTICLE_NAMES, get_all_passes
 from passes.driver import instrument
 from passes.driver.gc_tuning import fewer_collections
-from passes.pipelines import ARTICLE_NAMES, article_alias
+from passes.pipelines import article_alias
 from tools.toolkit_flags import (
     add_toolkit_arguments,
     load_plugins_from_argv,

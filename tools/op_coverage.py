@@ -174,14 +174,13 @@ def compile_exported(ep, what: str):
     """An ExportedProgram -> a loaded executable, by the stages `compile_model` runs."""
     from ge_dialect.verifier import verify
     from lowering.torch_to_ge import import_exported
-    from npu_graph.compiler import lower, optimize, plan_device
+    from npu_graph.compiler import run_pipeline
+    from passes.pipelines import session_pipeline
     from runtime.executor import Executable
 
     module = import_exported(ep, what=what)
     verify(module)
-    module = lower(optimize(module))
-    dynamic = any(op.name == "ascend.dyn_buffer" for op in module.walk())
-    return Executable(module if dynamic else plan_device(module))
+    return Executable(run_pipeline(module, session_pipeline().spec()))
 
 
 def run_sample(op, sample) -> tuple[str, str, dict[str, str]]:

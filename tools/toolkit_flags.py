@@ -78,8 +78,7 @@ def _usage_error(message: str):
 def session_options(args: argparse.Namespace, known_passes) -> dict:
     """Options for passes.driver.instrument.session (always one: it also keeps
     source locations on the ops patterns create)."""
-    from passes import get_all_passes
-    from passes.pipelines import canonical_name
+    from passes import canonical_name, get_all_passes
 
     after = [canonical_name(n) for flag in args.print_ir_after for n in flag.split(",") if n]
     guards = not args.no_guard_rails

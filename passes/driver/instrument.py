@@ -60,6 +60,7 @@ from xdsl.pattern_rewriter import (
 from xdsl.transforms.canonicalize import CanonicalizationRewritePattern
 from xdsl.utils.exceptions import VerifyException
 
+from passes import canonical_name
 from passes.driver import gc_tuning
 
 
@@ -228,8 +229,6 @@ class Session:
 def _matches(name: str, wanted: frozenset[str]) -> bool:
     if not wanted:
         return False
-    from passes.pipelines import canonical_name
-
     return name in wanted or canonical_name(name) in wanted
 
 

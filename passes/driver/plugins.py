@@ -48,7 +48,8 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
 )
 
-PassFactory = Callable[[], type[ModulePass]]
+from passes import ARTICLE_NAMES, PassFactory, add_plugin_table, builtin_passes
+from passes.base import GEPass
 
 
 class PluginError(ValueError):
@@ -68,6 +69,9 @@ _LOADED: dict[Path, _Loaded] = {}
 def registered_passes() -> dict[str, PassFactory]:
     """Every pass that loaded plugins define, name -> factory (as get_all_passes)."""
     return {name: f for loaded in _LOADED.values() for name, f in loaded.factories.items()}
+
+
+add_plugin_table(registered_passes)
 
 
 def loaded_files() -> list[Path]:
@@ -226,15 +230,12 @@ def pattern_pass(name: str, patterns: tuple[RewritePattern, ...],
         PatternRewriteWalker(GreedyRewritePatternApplier(list(patterns))).rewrite_module(op)
 
     summary = doc or f"Apply {', '.join(type(p).__name__ for p in patterns)} (plugin)."
-    cls = type(f"PatternPass_{name}", (ModulePass,),
+    cls = type(f"PatternPass_{name}", (GEPass,),
                {"name": name, "apply": apply, "__doc__": summary})
     return dataclass(frozen=True)(cls)
 
 
 def _check_names(found: list[tuple[str, type[ModulePass]]], path: str | Path) -> None:
-    from passes import builtin_passes
-    from passes.pipelines import ARTICLE_NAMES
-
     ours = set(builtin_passes()) | set(ARTICLE_NAMES)
     seen: set[str] = set()
     for name, _ in found:

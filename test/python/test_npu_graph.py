@@ -14,7 +14,7 @@ from npu_graph import (
     NpuGraph,
     OptimizedGraph,
 )
-from passes.pipelines import build_pipeline
+from passes.pipelines import Pipeline, build_pipeline
 from runtime.program import InputError
 from test.models import article, branchy
 
@@ -76,24 +76,28 @@ def test_npu_graph_optimize_is_callable_and_matches_eager(article_model):
 
 
 def test_flags_switch_passes_off_one_by_one():
+    def spec(**keywords):
+        return build_pipeline(**keywords).spec()
+
     on = build_pipeline()
-    assert on.startswith("canonicalize,constant-fold,fold-batch-norm,cse,op-fusion,dce,"
-                         "hardware-mapping,lower-to-ascend")
-    assert on.endswith("lower-to-ascend,task-parallel{max-streams=4},memory-reuse")
-    assert "op-fusion" not in build_pipeline(enable_op_fusion=False)
-    assert "memory-reuse" not in build_pipeline(enable_memory_reuse=False)
-    assert "task-parallel" not in build_pipeline(enable_task_parallel=False)
-    assert "constant-fold" not in build_pipeline(enable_constant_folding=False)
-    assert ",dce," not in build_pipeline(enable_dead_code_elimination=False)
+    assert on.ge == "canonicalize,constant-fold,fold-batch-norm,cse,op-fusion,dce,hardware-mapping"
+    assert (on.lowering, on.device) == ("lower-to-ascend", "task-parallel{max-streams=4},memory-reuse")
+    assert on.spec() == f"{on.ge},lower-to-ascend,task-parallel{{max-streams=4}},memory-reuse"
+    assert "op-fusion" not in spec(enable_op_fusion=False)
+    assert "memory-reuse" not in spec(enable_memory_reuse=False)
+    assert "task-parallel" not in spec(enable_task_parallel=False)
+    assert "constant-fold" not in spec(enable_constant_folding=False)
+    assert ",dce," not in spec(enable_dead_code_elimination=False)
     planned = build_pipeline(enable_memory_planning=True, memory_limit_mb=64)
-    assert build_pipeline(enable_memory_planning=True).endswith(
-        "lower-to-ascend,memory-reuse{reorder=true},task-parallel{max-streams=4}")
-    assert planned.endswith("memory-reuse{memory-limit-mb=64},task-parallel{max-streams=4}")
-    assert "hardware-mapping" not in build_pipeline(enable_hardware_mapping=False)
+    assert build_pipeline(enable_memory_planning=True).device == \
+        "memory-reuse{reorder=true},task-parallel{max-streams=4}"
+    assert planned.device == "memory-reuse{memory-limit-mb=64},task-parallel{max-streams=4}"
+    assert "hardware-mapping" not in spec(enable_hardware_mapping=False)
     assert build_pipeline(["ge-O3", "MemoryReusePass"], enable_op_fusion=False) == \
-        "ge-O3{disable=op-fusion},lower-to-ascend,memory-reuse"
-    assert "dce,precision-mode{mode=allow_fp32_to_fp16},canonicalize,cse,dce,hardware-mapping," \
-        in build_pipeline(precision_mode="allow_fp32_to_fp16")
+        Pipeline("ge-O3{disable=op-fusion}", "lower-to-ascend", "memory-reuse")
+    assert build_pipeline([]).spec() == "lower-to-ascend"
+    assert build_pipeline(precision_mode="allow_fp32_to_fp16").ge.endswith(
+        "dce,precision-mode{mode=allow_fp32_to_fp16},canonicalize,cse,dce,hardware-mapping")
 
 
 def test_precision_mode_runs_cube_ops_in_fp16(article_model, article_graph):
