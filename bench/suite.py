@@ -24,8 +24,8 @@ elsewhere; the precision it chose is printed). The ISA line names the CPU's
 vector extensions (lscpu), the kernel oneDNN picks for an fp32 and a bf16
 conv, and the host path of our bf16 cube tasks, so a bf16 figure from fp32
 kernels (a CPU without bf16 instructions) is never mistaken for bf16 speed.
-Two ratios answer the issue's targets: ours_bf16 / openvino_default and
-ours / min(onnxruntime, openvino_f32). Check the load average it prints: with another
+Two ratios are the suite's targets (below 1.0: we are faster): ours_bf16 /
+openvino_default and ours / min(onnxruntime, openvino_f32). Check the load average it prints: with another
 process on one of two cores, figures are not comparable between runs, only
 within one (docs/BENCHMARKS.md).
 """
@@ -47,16 +47,18 @@ import torch
 from bench.benchmark import interleaved
 from bench.peak import attainable_gflops
 from npu_graph import GraphParser, OptimizedGraph
-from npu_graph.compiler import run_pipeline
+from passes.driver.runner import run_pipeline
 from passes.pipelines import build_pipeline
 from runtime.host import onednn
 
 
-BF16_MODE = "allow_mix_precision_bf16"  # the issue's target mode for ours_bf16
+STAGE_COLUMNS = {"ge": "passes", "lowering": "lowering", "device": "planning"}
+BF16_MODE = "allow_mix_precision_bf16"  # the precision mode of ours_bf16
 
 
 def _models(smoke: bool) -> dict:
-    """name -> () -> (model, inputs). Full sizes follow the issue's reference table."""
+    """name -> () -> (model, inputs). Full sizes are the reference table's
+    (docs/BENCHMARKS.md): ResNet-50 at batch 1 and 8, MobileNetV2, BERT-base, GPT-2."""
     from test.models import bert, gpt2, mobilenet, resnet
 
     def seeded(make):
@@ -106,15 +108,12 @@ def compile_ours(model, inputs, precision_mode: str | None = None
     graph = GraphParser().parse_pytorch_model(model, input_spec=inputs)
     times["import"] = time.perf_counter() - start
     pipeline = build_pipeline(precision_mode=precision_mode)
-    ge_level, device = pipeline.split(",lower-to-ascend")
     module = graph.module
-    for stage, spec in (("passes", ge_level), ("lowering", "lower-to-ascend"),
-                        ("planning", device.lstrip(","))):
+    for stage, spec in pipeline.stages():
         start = time.perf_counter()
-        if spec:
-            run_pipeline(module, spec)
-        times[stage] = time.perf_counter() - start
-    optimized = OptimizedGraph(module, pipeline, graph.name)
+        run_pipeline(module, spec)
+        times[STAGE_COLUMNS[stage]] = time.perf_counter() - start
+    optimized = OptimizedGraph(module, pipeline.spec(), graph.name)
     start = time.perf_counter()
     optimized.executable
     times["load"] = time.perf_counter() - start
