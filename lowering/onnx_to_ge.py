@@ -34,13 +34,6 @@ from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     ModuleOp,
     TensorType,
-    f16,
-    f32,
-    f64,
-    i1,
-    i8,
-    i32,
-    i64,
 )
 from xdsl.ir import Attribute, Block, Operation, OpResult, SSAValue
 
@@ -48,29 +41,11 @@ from ge_dialect import ge
 from ge_dialect.shapes import ShapeError
 from lowering.aten.common import GEImportError, Unsupported
 from lowering.onnx import ONNX_TO_GE, OnnxUnsupported
+from lowering.onnx.common import BY_DTYPE, element_type, numpy_dtype
 
 # ONNX TensorProto element types GE carries: the GE element type and NumPy dtype.
-ELEMENT_TYPES = {1: (f32, np.float32), 10: (f16, np.float16), 11: (f64, np.float64),
-                 9: (i1, np.bool_), 3: (i8, np.int8), 6: (i32, np.int32), 7: (i64, np.int64)}
-BY_DTYPE = {np.dtype(dtype): element for element, dtype in ELEMENT_TYPES.values()}
 OLDEST_OPSET = 13
 CONSTANT_FOLD_LIMIT = 1 << 24  # elements; larger constant results stay ops
-
-
-def element_type(onnx_type: int) -> Attribute:
-    try:
-        return ELEMENT_TYPES[onnx_type][0]
-    except KeyError:
-        import onnx
-        if onnx_type not in onnx.TensorProto.DataType.values():
-            raise Unsupported(f"element type {onnx_type!r}, which ONNX does not define") from None
-        name = onnx.TensorProto.DataType.Name(onnx_type)
-        raise Unsupported(f"element type {name}; GE supports FLOAT, FLOAT16, DOUBLE, BOOL, "
-                          "INT8, INT32 and INT64") from None
-
-
-def numpy_dtype(element: Attribute) -> np.dtype:
-    return next(np.dtype(d) for e, d in ELEMENT_TYPES.values() if e == element)
 
 
 class OnnxImportError(GEImportError):

@@ -17,7 +17,7 @@ import string
 import numpy as np
 
 from ge_dialect import ge
-from lowering.onnx.common import OnnxUnsupported
+from lowering.onnx.common import OnnxUnsupported, numpy_dtype
 
 
 def _parse(equation: str, ranks: list[int]) -> tuple[list[str], str]:
@@ -69,7 +69,6 @@ def _diagonal(g, x, term: str) -> tuple[object, str]:
         n = ge.shape_of(x)[p]
         shape = [1] * len(term)
         shape[p] = shape[q] = n
-        from lowering.onnx_to_ge import numpy_dtype
         mask = g.const(np.eye(n, dtype=numpy_dtype(ge.element_type(x.type))).reshape(shape))
         x = g.emit(ge.ReduceSumOp(g.emit(ge.MulOp(x, mask)), [q], False))
         term = term[:q] + term[q + 1:]

@@ -10,14 +10,13 @@ nodes instead, so the op runs as the GE ops of its parts.
 from __future__ import annotations
 
 from ge_dialect import ge
-from lowering.onnx.common import OnnxUnsupported
+from lowering.onnx.common import ELEMENT_TYPES, OnnxUnsupported
 
 
 def _type_proto(value):
     """The ONNX TypeProto of an imported value (element type and static or `?` dims)."""
     from onnx import helper
 
-    from lowering.onnx_to_ge import ELEMENT_TYPES
     element = ge.element_type(value.type)
     onnx_type = next(k for k, (e, _) in ELEMENT_TYPES.items() if e == element)
     dims = [d if d >= 0 else None for d in ge.shape_of(value)]

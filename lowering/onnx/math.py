@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from ge_dialect import ge
-from lowering.onnx.common import Builder, OnnxUnsupported, axes_of, ints
+from lowering.onnx.common import (Builder, ELEMENT_TYPES, OnnxUnsupported, axes_of, element_type,
+                                   ints, numpy_dtype)
 
 
 def unary(op_cls: type[ge.UnaryElementwiseOp]) -> Builder:
@@ -71,7 +72,6 @@ def clip(g, n) -> list:
 
 
 def cast(g, n) -> list:
-    from lowering.onnx_to_ge import element_type
     x = g.input(n, 0)
     to = element_type(g.attr(n, "to"))
     return [x if ge.element_type(x.type) == to else g.emit(ge.CastOp(x, to))]
@@ -82,7 +82,6 @@ def cast_like(g, n) -> list:
     to = ge.element_type(like.type)
     constant = g.constant(n, 0)
     if constant is not None:  # stays a constant (a pad value, an epsilon, ...)
-        from lowering.onnx_to_ge import numpy_dtype
         return [constant.astype(numpy_dtype(to))]
     x = g.input(n, 0)
     return [x if ge.element_type(x.type) == to else g.emit(ge.CastOp(x, to))]
@@ -292,7 +291,6 @@ def shrink(g, n) -> list:
 
 def eye_like(g, n) -> list:
     """Ones on diagonal k of a 2-D tensor of the input's shape."""
-    from lowering.onnx_to_ge import ELEMENT_TYPES
     x = g.input(n, 0)
     rows, cols = ge.shape_of(x)
     if rows < 0 or cols < 0:

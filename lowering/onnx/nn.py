@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ge_dialect import ge
-from lowering.onnx.common import OnnxUnsupported
+from lowering.onnx.common import OnnxUnsupported, element_type, numpy_dtype
 
 CONV = {1: ge.Conv1dOp, 3: ge.Conv3dOp}
 
@@ -200,7 +200,6 @@ def _window_sums(g, n, x, mask_pad: float | None = None):
                 out -= 1
         overhang.append(max(0, (out - 1) * s + reach - span))
     channels = ge.shape_of(x)[1]
-    from lowering.onnx_to_ge import numpy_dtype
     ones = g.const(np.ones([channels, 1, *kernel], dtype=numpy_dtype(ge.element_type(x.type))))
 
     def summed(v, value: float):
@@ -516,7 +515,6 @@ def attention(g, n) -> list:
     precision = g.attr(n, "softmax_precision")
     wide = biased
     if precision is not None:
-        from lowering.onnx_to_ge import element_type
         if element_type(precision) != ge.element_type(q.type):
             wide = g.emit(ge.CastOp(biased, element_type(precision)))
     probs = g.emit(ge.SoftmaxOp(wide, -1, safe=True))  # a row masked throughout gives 0
@@ -532,7 +530,6 @@ def attention(g, n) -> list:
 
 
 def numpy_dtype_of(value) -> np.dtype:
-    from lowering.onnx_to_ge import numpy_dtype
     return numpy_dtype(ge.element_type(value.type))
 
 

@@ -21,7 +21,7 @@ import math
 import numpy as np
 
 from ge_dialect import ge
-from lowering.onnx.common import OnnxUnsupported
+from lowering.onnx.common import OnnxUnsupported, numpy_dtype
 
 COORDINATES = ("half_pixel", "half_pixel_symmetric", "pytorch_half_pixel", "align_corners",
                "asymmetric", "tf_crop_and_resize")
@@ -198,7 +198,6 @@ def _along(g, values: np.ndarray, axis: int, rank: int, dtype) -> object:
 
 def separable(g, plan: _Plan, x):
     """Resize one axis at a time with gathered taps (see the module docstring)."""
-    from lowering.onnx_to_ge import numpy_dtype
     element = ge.element_type(x.type)
     is_float = not ge.is_integer(element) and str(element) != "i1"
     if plan.mode != "nearest" and not is_float:

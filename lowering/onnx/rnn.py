@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from ge_dialect import ge
-from lowering.onnx.common import Builder, OnnxUnsupported
+from lowering.onnx.common import Builder, OnnxUnsupported, numpy_dtype
 
 ACTIVATIONS = {"Sigmoid": ge.SigmoidOp, "Tanh": ge.TanhOp, "Relu": ge.ReluOp}
 GATES = {"RNN": 1, "GRU": 3, "LSTM": 4}
@@ -109,7 +109,6 @@ def _initial(g, n, i: int, d: int, batch: int, hidden: int, like, layout: int):
 
 
 def _numpy(value):
-    from lowering.onnx_to_ge import numpy_dtype
     return numpy_dtype(ge.element_type(value.type))
 
 

@@ -99,10 +99,18 @@ def graphs(draw: Draw, menu: Sequence[OpEntry] = MENU, max_nodes: int = 8,
 # Builders
 
 
+def value_shapes(graph: Graph) -> list[Value]:
+    """Every value's shape: the inputs, then each node's result (by the menu's entries)."""
+    values = list(graph.inputs)
+    for node in graph.nodes:
+        values.append(infer(ENTRIES[node.op], [values[a] for a in node.args], node.params))
+    return values
+
+
 def constants(graph: Graph) -> list[list[np.ndarray]]:
     """Each node's constant operands, from the graph's seed."""
     rng = np.random.default_rng([graph.seed, 0])
-    values = graph.values
+    values = value_shapes(graph)
     return [[const_data(rng, c) for c in ENTRIES[node.op].consts(
                 [values[a] for a in node.args], node.params)]
             for node in graph.nodes]
@@ -119,6 +127,7 @@ def example_inputs(graph: Graph, batch: int | None = None) -> tuple[torch.Tensor
 def to_module(graph: Graph) -> ModuleOp:
     """The graph as GE IR: `func.func @main`, built with the op constructors."""
     block = Block(arg_types=[TensorType(f32, v.ir_shape()) for v in graph.inputs])
+    shapes = value_shapes(graph)
     values: list[SSAValue] = list(block.args)
     for i, (node, arrays) in enumerate(zip(graph.nodes, constants(graph))):
         consts = []
@@ -132,7 +141,7 @@ def to_module(graph: Graph) -> ModuleOp:
         if isinstance(built, list):
             block.add_ops(built)
             built = built[-1].results[0]
-        want = graph.values[len(graph.inputs) + i].ir_shape()
+        want = shapes[len(graph.inputs) + i].ir_shape()
         if list(ge.shape_of(built)) != want:
             raise AssertionError(f"node {i} ({node.op}): GE infers shape "
                                  f"{list(ge.shape_of(built))}, PyTorch gives {want}")

@@ -13,7 +13,6 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -61,16 +60,6 @@ class Graph:
     nodes: list[Node]
     outputs: list[int]
     seed: int = 0
-
-    @cached_property
-    def values(self) -> list[Value]:
-        """Every value's shape: the inputs, then each node's result."""
-        from test.fuzz.menu import ENTRIES
-
-        values = list(self.inputs)
-        for node in self.nodes:
-            values.append(infer(ENTRIES[node.op], [values[a] for a in node.args], node.params))
-        return values
 
     @property
     def dynamic(self) -> bool:
