@@ -60,6 +60,9 @@ from xdsl.pattern_rewriter import (
 from xdsl.transforms.canonicalize import CanonicalizationRewritePattern
 from xdsl.utils.exceptions import VerifyException
 
+from ge_dialect.canonicalization import patterns_for
+from ge_dialect.plan_verifier import check_module, summary
+from ge_dialect.printing import format_ir
 from passes import canonical_name
 from passes.driver import gc_tuning
 
@@ -428,8 +431,6 @@ def _check_plan(s: Session, prev: ModulePass | None, module: ModuleOp,
                 nxt: ModulePass | None) -> None:
     """A pass that plans (`plans = True`: it writes memory plans, streams or
     events) must not break a correct plan; a broken input plan is not its fault."""
-    from ge_dialect.plan_verifier import check_module, summary
-
     if getattr(prev, "plans", False) and s.plan_was_correct:
         problems = check_module(module)
         if problems:
@@ -497,8 +498,6 @@ class _Canonicalization(RewritePattern):
         self.observer = observer
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        from ge_dialect.canonicalization import patterns_for
-
         for pattern in patterns_for(op):
             pattern.match_and_rewrite(op, rewriter)
             if rewriter.has_done_action:
@@ -668,8 +667,6 @@ def fingerprint(op: Operation) -> tuple:
 def print_in_context(op: Operation, scope: Region) -> str:
     """`op` as it reads when all of `scope` is printed (so value names match),
     weights elided; its nested regions included."""
-    from ge_dialect.printing import format_ir
-
     root = scope.parent_op()
     if root is None or not op.results:
         return format_ir(op, 16).strip()

@@ -47,8 +47,11 @@ from xdsl.pattern_rewriter import (
     PatternRewriteWalker,
     RewritePattern,
 )
+from xdsl.transforms import get_all_passes as xdsl_passes
 
-from passes import ARTICLE_NAMES, PassFactory, add_plugin_table, builtin_passes
+from ge_dialect import canonicalization
+from ge_dialect.patterns import RewriteRule
+from passes import ARTICLE_NAMES, PassFactory, add_plugin_table, builtin_passes, op_fusion
 from passes.base import GEPass
 
 
@@ -131,28 +134,24 @@ def registered_rules() -> list[str]:
 def register_canonicalization(rule) -> None:
     """Add a RewriteRule (ge_dialect/patterns.py) to canonicalize's table: it
     applies to the ops of its pattern's root kind, whatever their traits."""
-    from ge_dialect.canonicalization import EXTRA_RULES, RULES
-    from ge_dialect.patterns import RewriteRule
-
     if not isinstance(rule, RewriteRule):
         raise PluginError(f"register_canonicalization takes a RewriteRule, got "
                           f"{type(rule).__name__}")
-    if any(r.name == rule.name for r in (*RULES, *EXTRA_RULES)):
+    if any(r.name == rule.name
+           for r in (*canonicalization.RULES, *canonicalization.EXTRA_RULES)):
         raise PluginError(f"canonicalization '{rule.name}' is already in the table")
-    EXTRA_RULES.append(rule)
+    canonicalization.EXTRA_RULES.append(rule)
     _REGISTERED.append(f"canonicalization '{rule.name}'")
 
 
 def register_fusion_rule(rule, first: bool = False) -> None:
     """Add a FusionRule (passes/op_fusion.py) to op-fusion's table, after the
     built-in rules (`first=True`: before them, so it wins where both match)."""
-    from passes.op_fusion import FIRST_RULES, EXTRA_RULES, FusionRule, all_rules
-
-    if not isinstance(rule, FusionRule):
+    if not isinstance(rule, op_fusion.FusionRule):
         raise PluginError(f"register_fusion_rule takes a FusionRule, got {type(rule).__name__}")
-    if any(r.name == rule.name for r in all_rules()):
+    if any(r.name == rule.name for r in op_fusion.all_rules()):
         raise PluginError(f"fusion rule '{rule.name}' is already in the table")
-    (FIRST_RULES if first else EXTRA_RULES).append(rule)
+    (op_fusion.FIRST_RULES if first else op_fusion.EXTRA_RULES).append(rule)
     _REGISTERED.append(f"fusion rule '{rule.name}'")
 
 
@@ -160,7 +159,7 @@ def register_kernel(op_type: type, preparer: Callable, replace: bool = False) ->
     """Give the runtime a host kernel for `op_type`: `preparer(op)` returns a
     callable over torch tensors (runtime/kernels.py). An op that has one
     already is refused unless `replace`."""
-    from runtime.kernels import KERNELS
+    from runtime.kernels import KERNELS  # torch: imported when a plugin adds a kernel
 
     if not callable(preparer):
         raise PluginError(f"register_kernel: the preparer for {op_type.__name__} is not callable")
@@ -251,6 +250,4 @@ def _check_names(found: list[tuple[str, type[ModulePass]]], path: str | Path) ->
 
 
 def _xdsl_pass_names() -> set[str]:
-    from xdsl.transforms import get_all_passes
-
-    return set(get_all_passes())
+    return set(xdsl_passes())
