@@ -8,7 +8,7 @@ against that inference, so a pass that builds a wrong shape is caught at once.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import ClassVar
 
 from xdsl.dialect_interfaces.constant_materialization import (
@@ -59,12 +59,21 @@ from xdsl.traits import (
     HasCanonicalizationPatternsTrait,
     IsolatedFromAbove,
     IsTerminator,
+    OpTrait,
     Pure,
 )
 from xdsl.utils.exceptions import VerifyException
 
-from ge_dialect import shapes
+from ge_dialect import patterns, shapes
 from ge_dialect.shapes import Shape, ShapeError
+from ge_dialect.traits import (
+    Activation,
+    CubeWork,
+    Elementwise,
+    MixPrecision,
+    PostOp,
+    View,
+)
 
 AnyTensor = base(TensorType)
 I64Array = DenseArrayBase.constr(i64)
@@ -218,7 +227,7 @@ class UnaryElementwiseOp(GEOp):
     T: ClassVar = VarConstraint("T", AnyTensor)
     input = operand_def(T)
     output = result_def(T)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), Elementwise(1))
     assembly_format = "$input attr-dict `:` type($input)"
 
     def __init__(self, input: SSAValue, properties: dict[str, Attribute] | None = None):
@@ -231,7 +240,7 @@ class BinaryElementwiseOp(GEOp):
     lhs = operand_def(AnyTensor)
     rhs = operand_def(AnyTensor)
     output = result_def(AnyTensor)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), Elementwise(2))
     assembly_format = (
         "$lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($output)")
 
@@ -253,6 +262,9 @@ class ReluOp(UnaryElementwiseOp):
     """
 
     name = "ge.relu"
+    traits = traits_def(MixPrecision("allow"), Activation(
+        "clamp_min_", (("relu", 0x20),), "relu", out="clamp_min", kwargs=(("min", 0),),
+        after_linear=True))
 
 
 @irdl_op_definition
@@ -263,7 +275,7 @@ class AddOp(BinaryElementwiseOp):
     """
 
     name = "ge.add"
-    traits = traits_def(Pure(), Canonicalized())
+    traits = traits_def(Pure(), Canonicalized(), MixPrecision("allow"))
 
 
 @irdl_op_definition
@@ -274,7 +286,7 @@ class MulOp(BinaryElementwiseOp):
     """
 
     name = "ge.mul"
-    traits = traits_def(Pure(), Canonicalized())
+    traits = traits_def(Pure(), Canonicalized(), MixPrecision("allow"))
 
 
 @irdl_op_definition
@@ -285,6 +297,7 @@ class SigmoidOp(UnaryElementwiseOp):
     """
 
     name = "ge.sigmoid"
+    traits = traits_def(Activation("sigmoid_", (("logistic", 0x29),), "sigmoid", out="sigmoid"))
 
 
 @irdl_op_definition
@@ -295,6 +308,7 @@ class TanhOp(UnaryElementwiseOp):
     """
 
     name = "ge.tanh"
+    traits = traits_def(Activation("tanh_", (("tanh", 0x21),), "tanh", out="tanh"))
 
 
 @irdl_op_definition
@@ -345,6 +359,7 @@ class NegOp(UnaryElementwiseOp):
     """
 
     name = "ge.neg"
+    traits = traits_def(MixPrecision("allow"))
 
 
 @irdl_op_definition
@@ -375,6 +390,10 @@ class SiluOp(UnaryElementwiseOp):
     """
 
     name = "ge.silu"
+    # core ATen writes it x * sigmoid(x)
+    traits = traits_def(Activation("silu_", (("swish", 0x2C),), "swish", 1.0, decomposed=lambda x:
+                                   patterns.Op(MulOp, x, patterns.Op(SigmoidOp, x),
+                                               commutative=True)))
 
 
 @irdl_op_definition
@@ -385,6 +404,13 @@ class HardswishOp(UnaryElementwiseOp):
     """
 
     name = "ge.hardswish"
+    # oneDNN's is s * clip(alpha * s + beta, 0, 1); core ATen writes it
+    # x * clamp(x + 3, 0, 6) / 6 (clamp_min then clamp_max)
+    traits = traits_def(Activation(
+        "hardswish_", (("hardswish", 0x34),), "hardswish", 1 / 6, 0.5,
+        decomposed=lambda x: patterns.Op(DivOp, patterns.Op(MulOp, x, patterns.Op(
+            ClampOp, patterns.Maybe(patterns.Op(ClampOp, patterns.Op(AddOp, x, patterns.Const())))),
+            commutative=True), patterns.Const())))
 
 
 @irdl_op_definition
@@ -395,6 +421,9 @@ class HardsigmoidOp(UnaryElementwiseOp):
     """
 
     name = "ge.hardsigmoid"
+    # oneDNN's is clip(alpha * s + beta, 0, 1)
+    traits = traits_def(Activation("hardsigmoid_", (("hardsigmoid", 0x28),), "hardsigmoid",
+                                   1 / 6, 0.5))
 
 
 @irdl_op_definition
@@ -411,6 +440,18 @@ class LogicalNotOp(UnaryElementwiseOp):
                            "input")
 
 
+class GeluActivation(Activation):
+    """GELU's post-op and in-place form follow its `approximate`."""
+
+    def post_op(self, op: GeluOp) -> PostOp:
+        approximate = op.approximate.data
+        return PostOp("gelu", (), approximate,
+                      "gelu_tanh" if approximate == "tanh" else "gelu_erf")
+
+    def call_kwargs(self, op: GeluOp) -> dict:
+        return {"approximate": op.approximate.data}
+
+
 @irdl_op_definition
 class GeluOp(UnaryElementwiseOp):
     """Gaussian error linear unit; `approximate` is "none" (erf) or "tanh".
@@ -419,6 +460,8 @@ class GeluOp(UnaryElementwiseOp):
     """
 
     name = "ge.gelu"
+    traits = traits_def(GeluActivation("gelu_", (("gelu_erf", 0x31), ("gelu_tanh", 0x2B)), "gelu",
+                                       after_linear=True, after_matmul=True))
     approximate = prop_def(StringAttr)
     irdl_options = (ParsePropInAttrDict(),)
     APPROXIMATIONS: ClassVar = ("none", "tanh")
@@ -433,6 +476,21 @@ class GeluOp(UnaryElementwiseOp):
         return None
 
 
+class ClampActivation(Activation):
+    """A clamp is a ReLU6-like clip with both bounds, a ReLU with min 0 only,
+    and has no post-op form otherwise."""
+
+    def post_op(self, op: ClampOp) -> PostOp | None:
+        low, high = op.bounds()
+        if low is not None and high is not None:
+            return PostOp("hardtanh", (low, high), "", "clip", low, high)
+        return PostOp("relu", (), "", "relu") if low == 0.0 and high is None else None
+
+    def call_kwargs(self, op: ClampOp) -> dict:
+        low, high = op.bounds()
+        return {"min": low, "max": high}
+
+
 @irdl_op_definition
 class ClampOp(UnaryElementwiseOp):
     """min(max(x, min), max); either bound may be absent. relu6 is clamp(0, 6).
@@ -441,6 +499,8 @@ class ClampOp(UnaryElementwiseOp):
     """
 
     name = "ge.clamp"
+    traits = traits_def(MixPrecision("allow"),
+                        ClampActivation("clamp_", (("clip", 0x2E), ("relu", 0x20))))
     min = opt_prop_def(FloatAttr[Float64Type])
     max = opt_prop_def(FloatAttr[Float64Type])
     irdl_options = (ParsePropInAttrDict(),)
@@ -448,6 +508,9 @@ class ClampOp(UnaryElementwiseOp):
     def __init__(self, input: SSAValue, min: float | None = None, max: float | None = None):
         super().__init__(input, {k: FloatAttr(v, f64) for k, v in (("min", min), ("max", max))
                                  if v is not None})
+
+    def bounds(self) -> tuple[float | None, float | None]:
+        return tuple(None if a is None else a.value.data for a in (self.min, self.max))
 
     def infer_shape(self) -> Shape | None:
         if self.min is None and self.max is None:
@@ -839,6 +902,7 @@ class SubOp(BinaryElementwiseOp):
     """
 
     name = "ge.sub"
+    traits = traits_def(MixPrecision("allow"))
 
 
 @irdl_op_definition
@@ -869,6 +933,7 @@ class MaximumOp(BinaryElementwiseOp):
     """
 
     name = "ge.maximum"
+    traits = traits_def(MixPrecision("allow"))
 
 
 @irdl_op_definition
@@ -879,6 +944,7 @@ class MinimumOp(BinaryElementwiseOp):
     """
 
     name = "ge.minimum"
+    traits = traits_def(MixPrecision("allow"))
 
 @irdl_op_definition
 class Atan2Op(BinaryElementwiseOp):
@@ -1460,7 +1526,7 @@ class Conv2dOp(GEOp):
     dilation = prop_def(I64Array)
     groups = prop_def(IntegerAttr[I64])
     irdl_options = (AttrSizedOperandSegments(as_property=True), ParsePropInAttrDict())
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), CubeWork(), MixPrecision("allow"))
     assembly_format = (
         "$input `,` $weight (`,` $bias^)? attr-dict `:` type($input) `,` type($weight) "
         "(`,` type($bias)^)? `->` type($output)")
@@ -1504,7 +1570,7 @@ class ConvNdOp(GEOp):
     dilation = prop_def(I64Array)
     groups = prop_def(IntegerAttr[I64])
     irdl_options = (AttrSizedOperandSegments(as_property=True), ParsePropInAttrDict())
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), CubeWork(), MixPrecision("allow"))
     assembly_format = (
         "$input `,` $weight (`,` $bias^)? attr-dict `:` type($input) `,` type($weight) "
         "(`,` type($bias)^)? `->` type($output)")
@@ -1727,7 +1793,7 @@ class ConvTranspose2dOp(GEOp):
     dilation = prop_def(I64Array)
     groups = prop_def(IntegerAttr[I64])
     irdl_options = (AttrSizedOperandSegments(as_property=True), ParsePropInAttrDict())
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), CubeWork(), MixPrecision("allow"))
     assembly_format = (
         "$input `,` $weight (`,` $bias^)? attr-dict `:` type($input) `,` type($weight) "
         "(`,` type($bias)^)? `->` type($output)")
@@ -2049,7 +2115,7 @@ class MaxPool2dOp(GEOp):
     dilation = prop_def(I64Array)
     ceil_mode = prop_def(BoolAttr)
     irdl_options = (ParsePropInAttrDict(),)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), MixPrecision("allow"))
     assembly_format = "$input attr-dict `:` type($input) `->` type($output)"
 
     def __init__(self, input: SSAValue, kernel_size, stride, padding=(0, 0),
@@ -2264,7 +2330,7 @@ class FlattenOp(GEOp):
     start_dim = prop_def(IntegerAttr[I64])
     end_dim = prop_def(IntegerAttr[I64])
     irdl_options = (ParsePropInAttrDict(),)
-    traits = traits_def(Pure(), Canonicalized())
+    traits = traits_def(Pure(), Canonicalized(), View("reshape"), MixPrecision("gray"))
     assembly_format = "$input attr-dict `:` type($input) `->` type($output)"
 
     def __init__(self, input: SSAValue, start_dim: int = 1, end_dim: int = -1):
@@ -2296,7 +2362,7 @@ class ReshapeOp(RuntimeSizes, GEOp):
     input = operand_def(AnyTensor)
     sizes = var_operand_def(AnyTensor)
     output = result_def(AnyTensor)
-    traits = traits_def(Pure(), Canonicalized())
+    traits = traits_def(Pure(), Canonicalized(), View("reshape"), MixPrecision("gray"))
     assembly_format = ("$input (`sizes` `(` $sizes^ `:` type($sizes) `)`)? attr-dict `:` "
                        "type($input) `->` type($output)")
 
@@ -2323,7 +2389,7 @@ class MatMulOp(GEOp):
     lhs = operand_def(AnyTensor)
     rhs = operand_def(AnyTensor)
     output = result_def(AnyTensor)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), CubeWork(), MixPrecision("allow"))
     assembly_format = (
         "$lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($output)")
 
@@ -2349,7 +2415,7 @@ class LinearOp(GEOp):
     bias = opt_operand_def(AnyTensor)
     output = result_def(AnyTensor)
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), CubeWork(), MixPrecision("allow"))
     assembly_format = (
         "$input `,` $weight (`,` $bias^)? attr-dict `:` type($input) `,` type($weight) "
         "(`,` type($bias)^)? `->` type($output)")
@@ -2380,7 +2446,7 @@ class TransposeOp(GEOp):
     output = result_def(AnyTensor)
     permutation = prop_def(I64Array)
     irdl_options = (ParsePropInAttrDict(),)
-    traits = traits_def(Pure(), Canonicalized())
+    traits = traits_def(Pure(), Canonicalized(), View("transpose"), MixPrecision("gray"))
     assembly_format = "$input attr-dict `:` type($input) `->` type($output)"
 
     def __init__(self, input: SSAValue, permutation: Sequence[int]):
@@ -2406,7 +2472,7 @@ class ExpandOp(RuntimeSizes, GEOp):
     input = operand_def(AnyTensor)
     sizes = var_operand_def(AnyTensor)
     output = result_def(AnyTensor)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), View("expand"), MixPrecision("gray"))
     assembly_format = ("$input (`sizes` `(` $sizes^ `:` type($sizes) `)`)? attr-dict `:` "
                        "type($input) `->` type($output)")
 
@@ -2440,7 +2506,7 @@ class SliceOp(GEOp):
     end = prop_def(IntegerAttr[I64])
     step = prop_def(IntegerAttr[I64])
     irdl_options = (ParsePropInAttrDict(),)
-    traits = traits_def(Pure(), Canonicalized())
+    traits = traits_def(Pure(), Canonicalized(), View("slice"), MixPrecision("gray"))
     assembly_format = ("$input (`end` `(` $end_value^ `:` type($end_value) `)`)? attr-dict "
                        "`:` type($input) `->` type($output)")
 
@@ -2546,7 +2612,7 @@ class ConcatOp(GEOp):
     output = result_def(AnyTensor)
     dim = prop_def(IntegerAttr[I64])
     irdl_options = (ParsePropInAttrDict(),)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), MixPrecision("gray"))
     assembly_format = "$inputs attr-dict `:` functional-type($inputs, $output)"
 
     def __init__(self, inputs: Sequence[SSAValue], dim: int):
@@ -3189,7 +3255,7 @@ class TransDataOp(GEOp):
     src_format = prop_def(StringAttr)
     dst_format = prop_def(StringAttr)
     irdl_options = (ParsePropInAttrDict(),)
-    traits = traits_def(Pure(), Canonicalized())
+    traits = traits_def(Pure(), Canonicalized(), MixPrecision("gray"))
     assembly_format = "$input attr-dict `:` type($input) `->` type($output)"
 
     def __init__(self, input: SSAValue, src: str, dst: str, channels: int | None = None):
@@ -3483,3 +3549,22 @@ GE = Dialect(
     [],
     [GEConstantMaterialization()],
 )
+
+
+def ops_with(trait: type[OpTrait], where: Callable[[OpTrait], bool] = lambda t: True,
+             ) -> tuple[type[IRDLOperation], ...]:
+    """The GE ops declaring a `trait` (ge_dialect/traits.py) that passes
+    `where`, in dialect order: the tables passes and the runtime consult."""
+    return tuple(op for op in GE.operations
+                 if (t := op.get_trait(trait)) is not None and where(t))
+
+
+def views(*kinds: str) -> tuple[type[IRDLOperation], ...]:
+    """The view ops of these kinds (all views if none is named)."""
+    return ops_with(View, lambda t: not kinds or t.kind in kinds)
+
+
+# Ops whose result element i depends on operand element i alone, in the same
+# numbering: elementwise ops and reshapes. The memory plan lets such an op
+# write over an operand it reads last; the plan verifier allows exactly that.
+SAME_INDEX_OPS = (*ops_with(Elementwise), *views("reshape"))
