@@ -35,7 +35,8 @@ class Activation:
     trait: ActivationTrait
 
     def in_place(self, op: Operation) -> Callable[[torch.Tensor], object]:
-        fn, kwargs = getattr(torch.ops.aten, self.trait.in_place).default, self.trait.call_kwargs(op)
+        fn = getattr(torch.ops.aten, self.trait.in_place).default
+        kwargs = self.trait.call_kwargs(op)
         return lambda y: fn(y, **kwargs)
 
     @property
