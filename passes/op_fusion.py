@@ -9,7 +9,9 @@ Rules are tried in table order; the first match wins, and a rule never takes
 an op that an earlier rule would use as the root of its own group.
 
 To add a rule, add one `FusionRule` line to RULES and one CHECK block to
-test/filecheck/passes/op-fusion.mlir.
+test/filecheck/passes/op-fusion.mlir. An activation's rules (conv2d_<act>,
+conv2d_<act>_decomposed, matmul_<act>, matmul_bias_<act>) come from its
+`Activation` trait (ge_dialect/traits.py), not from lines here.
 """
 
 from __future__ import annotations
