@@ -51,6 +51,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from ge_dialect import ge
 from ge_dialect.ge import YieldOp
+from ge_dialect.traits import CubeWork
 
 AnyMemRef = base(MemRefType)
 ARENA_SIZE = "ascend.arena_size"
@@ -79,8 +80,7 @@ HARDWARE_ATTR = "ge.hardware"
 
 # What each unit can run: matrix ops need the cube; the AI Core has no kernel
 # for these ops (they run as host code on the AI CPU) and no f64 arithmetic.
-CUBE_OPS = (ge.Conv2dOp, ge.ConvTranspose2dOp, ge.Conv1dOp, ge.Conv3dOp, ge.MatMulOp,
-            ge.LinearOp)
+CUBE_OPS = ge.ops_with(CubeWork)
 AICPU_OPS: dict[type[Operation], str] = {
     ge.IfOp: "control flow runs on the AI CPU",
     ge.WhileOp: "control flow runs on the AI CPU",

@@ -24,7 +24,7 @@ from ge_dialect.shapes import DYN
 from ge_dialect.patterns import Const, Op, RewriteRule, Var
 from ge_dialect.tensors import to_numpy
 
-RESHAPES = (ge.ReshapeOp, ge.FlattenOp)
+RESHAPES = ge.views("reshape")
 INT64_MAX = 2**63 - 1  # a slice's "to the end"
 
 

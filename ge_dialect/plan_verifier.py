@@ -40,9 +40,6 @@ from xdsl.ir import BlockArgument, Operation, SSAValue
 
 from ge_dialect import ascend, ge
 
-# Ops whose output element i depends only on element i of equally sized inputs.
-BY_INDEX_OPS = (ge.UnaryElementwiseOp, ge.BinaryElementwiseOp, ge.ReshapeOp, ge.FlattenOp)
-
 
 @dataclass
 class _Task:
@@ -190,7 +187,7 @@ def _by_index(task: ascend.TaskOp, value: SSAValue) -> bool:
         return False
     numel = _numel(task.outs[0].type)
     args = [arg for v, arg in zip(task.ins, task.body.block.args) if v == value]
-    return all(isinstance(use.operation, BY_INDEX_OPS)
+    return all(isinstance(use.operation, ge.SAME_INDEX_OPS)
                and all(_numel(r.type) == numel for r in use.operation.results)
                for arg in args for use in arg.uses)
 

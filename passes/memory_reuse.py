@@ -30,9 +30,6 @@ MB = 2**20
 # max-flow over every ordered pair) gives way to the program-order peak.
 EXACT_BOUND_LIMIT = 500
 STRATEGIES = ("auto", *memory_plan.STRATEGIES)
-# Ops whose output element i depends only on element i of same-sized inputs (flat
-# index): a task made only of these may write its result over such an input.
-SAME_INDEX_OPS = (ge.UnaryElementwiseOp, ge.BinaryElementwiseOp, ge.ReshapeOp, ge.FlattenOp)
 
 
 def _numel(t) -> int:
@@ -56,7 +53,7 @@ def overwritable(task: ascend.TaskOp, buffer: SSAValue) -> bool:
     numel = _numel(task.outs[0].type)
     uses = [use.operation for v, arg in zip(task.ins, task.body.block.args) if v == buffer
             for use in arg.uses]
-    return all(isinstance(op, SAME_INDEX_OPS) and all(_numel(r.type) == numel
+    return all(isinstance(op, ge.SAME_INDEX_OPS) and all(_numel(r.type) == numel
                                                       for r in op.results) for op in uses)
 
 

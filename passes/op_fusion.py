@@ -9,7 +9,9 @@ Rules are tried in table order; the first match wins, and a rule never takes
 an op that an earlier rule would use as the root of its own group.
 
 To add a rule, add one `FusionRule` line to RULES and one CHECK block to
-test/filecheck/passes/op-fusion.mlir.
+test/filecheck/passes/op-fusion.mlir. An activation's rules (conv2d_<act>,
+conv2d_<act>_decomposed, matmul_<act>, matmul_bias_<act>) come from its
+`Activation` trait (ge_dialect/traits.py), not from lines here.
 """
 
 from __future__ import annotations
@@ -31,14 +33,20 @@ from xdsl.pattern_rewriter import (
 
 from ge_dialect import ge
 from ge_dialect.patterns import ANY, Const, Maybe, Op, OpKind, matches
+from ge_dialect.traits import Activation
 from passes.base import GEPass
 from passes.driver.instrument import inherited_location, location_of
 
-RESHAPES = (ge.ReshapeOp, ge.FlattenOp)
+RESHAPES = ge.views("reshape")
 # Ops that only re-address their operand. Between a projection and attention
 # torch.export puts these: the split of a fused qkv projection, the split into
 # heads, heads first (k^T as well).
-VIEWS = (ge.SliceOp, *RESHAPES, ge.TransposeOp)
+VIEWS = ge.views("reshape", "slice", "transpose")
+# The activations the host runs as a conv's or a matmul's epilogue
+# (ge_dialect/traits.py `Activation`): those with a decomposed form first, as
+# their decomposition holds other activations of the conv (x * sigmoid(x)).
+ACTIVATIONS = sorted(ge.ops_with(Activation),
+                     key=lambda op: op.get_trait(Activation).decomposed is None)
 MATMULS = (ge.MatMulOp, ge.LinearOp)
 # Every op that maps elements one to one: a chain of them is one vector pass.
 ELEMENTWISE = (ge.UnaryElementwiseOp, ge.BinaryElementwiseOp, ge.WhereOp, ge.CastOp)
@@ -55,13 +63,29 @@ def conv_then(activation: OpKind) -> Op:
     return Op(activation, Op(ge.Conv2dOp))
 
 
-# torch.export's core ATen writes silu as x * sigmoid(x) and hardswish as
-# x * clamp(x + 3, 0, 6) / 6 (clamp_min then clamp_max): DAG patterns, the
-# conv named so that both of its uses are the same op.
-CONV = Op(ge.Conv2dOp, name="conv")
-SILU_OF_CONV = Op(ge.MulOp, CONV, Op(ge.SigmoidOp, CONV), commutative=True)
-HARDSWISH_OF_CONV = Op(ge.DivOp, Op(ge.MulOp, CONV, Op(ge.ClampOp, Maybe(Op(
-    ge.ClampOp, Op(ge.AddOp, CONV, Const())))), commutative=True), Const())
+def short_name(op: type[Operation]) -> str:
+    """`ge.relu` -> `relu`, as rule names spell an op."""
+    return op.name.removeprefix("ge.")
+
+
+def conv_activation_rules(op: type[Operation]) -> tuple[FusionRule, ...]:
+    """conv2d_<act>, and conv2d_<act>_decomposed for the form core ATen writes
+    (a DAG pattern: the conv is named so that both of its uses are the same op)."""
+    decomposed = op.get_trait(Activation).decomposed
+    rules = (FusionRule(f"conv2d_{short_name(op)}", conv_then(op)),)
+    if decomposed is None:
+        return rules
+    conv = Op(ge.Conv2dOp, name="conv")
+    return (*rules, FusionRule(f"conv2d_{short_name(op)}_decomposed", decomposed(conv)))
+
+
+def matmul_activation_rules(op: type[Operation]) -> tuple[FusionRule, ...]:
+    """matmul_bias_<act> and matmul_<act> (nn.Linear's bias is inside)."""
+    if not op.get_trait(Activation).after_matmul:
+        return ()
+    return (FusionRule(f"matmul_bias_{short_name(op)}", Op(op, viewed(matmul_plus_bias())),
+                       adds_a_bias),
+            FusionRule(f"matmul_{short_name(op)}", Op(op, viewed(Op(MATMULS)))))
 
 
 def matmul_plus_bias() -> Op:
@@ -148,20 +172,11 @@ RULES: tuple[FusionRule, ...] = (
     # a residual join without an activation (MobileNetV2's linear bottleneck)
     FusionRule("conv2d_add", Op(ge.AddOp, Op(ge.Conv2dOp), ANY, commutative=True),
                same_shape_operands),
-    FusionRule("conv2d_relu", conv_then(ge.ReluOp)),
-    FusionRule("conv2d_clamp", conv_then(ge.ClampOp)),  # relu6 imports as clamp(0, 6)
-    FusionRule("conv2d_hardswish", conv_then(ge.HardswishOp)),
-    FusionRule("conv2d_hardswish_decomposed", HARDSWISH_OF_CONV),
-    FusionRule("conv2d_silu", conv_then(ge.SiluOp)),
-    FusionRule("conv2d_silu_decomposed", SILU_OF_CONV),
-    # after the decomposed forms, which contain a sigmoid / clamp of the conv
-    FusionRule("conv2d_sigmoid", conv_then(ge.SigmoidOp)),
-    FusionRule("conv2d_tanh", conv_then(ge.TanhOp)),
-    FusionRule("conv2d_hardsigmoid", conv_then(ge.HardsigmoidOp)),
-    FusionRule("conv2d_gelu", conv_then(ge.GeluOp)),
-    FusionRule("matmul_bias_gelu", Op(ge.GeluOp, viewed(matmul_plus_bias())), adds_a_bias),
+    # conv2d_<act> for each activation (relu6 imports as clamp(0, 6)), with
+    # conv2d_<act>_decomposed before the activations its decomposition holds
+    *(rule for op in ACTIVATIONS for rule in conv_activation_rules(op)),
+    *(rule for op in ACTIVATIONS for rule in matmul_activation_rules(op)),
     FusionRule("matmul_bias", matmul_plus_bias(), adds_a_bias),
-    FusionRule("matmul_gelu", Op(ge.GeluOp, viewed(Op(MATMULS)))),  # nn.Linear's bias is inside
     # a transformer's residual join after a projection (x + attn(x), x + mlp(x))
     FusionRule("matmul_add", Op(ge.AddOp, viewed(Op(MATMULS)), ANY, commutative=True),
                same_shape_operands),

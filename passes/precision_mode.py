@@ -10,13 +10,14 @@ GE's `precision_mode` (ATC/ACL option; CANN docs "--precision_mode"):
 - `allow_fp32_to_fp16`: cube (matrix) ops compute in fp16; vector ops keep
   the graph's precision.
 - `allow_mix_precision`: GE's built-in mixed-precision lists
-  (`precision_reduce` in the ops-info files): trustlist ops (cube ops and
-  MIX_ALLOW) go to fp16, graylist ops (MIX_GRAY: data movement) follow their
+  (`precision_reduce` in the ops-info files), which each op declares as its
+  `MixPrecision` trait (ge_dialect/traits.py): trustlist ops (MIX_ALLOW: cube
+  ops and cheap ones) go to fp16, graylist ops (MIX_GRAY: data movement) follow their
   producers (fp16 when every non-constant input comes from fp16, also
   across a ge.fused boundary: the slices splitting a fp16 linear's result
   into attention heads inside the attention group), and every
   other op keeps fp32 (GE's blocklist: softmax, layer_norm, batch_norm,
-  reductions, exp/log/sqrt/div, gelu, sigmoid, tanh, ...).
+  reductions, exp/log/sqrt/div, the smooth activations, ...).
 - `allow_fp32_to_bf16`, `allow_mix_precision_bf16`: the same two with bf16
   (the Ascend 910B cube's other 16-bit type; CPUs with AMX or AVX512_BF16
   run it natively). bf16 keeps fp32's exponent range, so nothing overflows
@@ -70,15 +71,14 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from ge_dialect import ge
 from ge_dialect.ascend import CUBE_OPS
 from ge_dialect.tensors import from_numpy, to_numpy
+from ge_dialect.traits import MixPrecision
 from passes.base import GEPass
 from passes.driver.instrument import may_rewrite
 
-# GE's mixed-precision trustlist beyond the cube ops: cheap, well-conditioned ops.
-MIX_ALLOW = (ge.ReluOp, ge.ClampOp, ge.AddOp, ge.SubOp, ge.MulOp, ge.NegOp, ge.MaximumOp,
-             ge.MinimumOp, ge.MaxPool2dOp)
+# GE's mixed-precision trustlist: the cube ops and cheap, well-conditioned ops.
+MIX_ALLOW = ge.ops_with(MixPrecision, lambda t: t.kind == "allow")
 # Graylist: exact in any precision, so they follow their producers.
-MIX_GRAY = (ge.ReshapeOp, ge.FlattenOp, ge.TransposeOp, ge.ExpandOp, ge.SliceOp,
-            ge.ConcatOp, ge.TransDataOp)
+MIX_GRAY = ge.ops_with(MixPrecision, lambda t: t.kind == "gray")
 # Blocklist ops whose host kernel stores a 16-bit result itself (oneDNN's layer
 # norm): one read only in the 16-bit type becomes a group yielding it so, and
 # its readers (BERT's next linear and residual add) take it without converting.
@@ -189,7 +189,7 @@ def _cube(conv: Converter, op: Operation) -> bool:
 
 
 def _mixed(conv: Converter, op: Operation) -> bool:
-    if isinstance(op, CUBE_OPS + MIX_ALLOW):
+    if isinstance(op, MIX_ALLOW):
         return True
     inputs = [v for v in op.operands if element(v) == conv.src
               and not isinstance(v.owner, ge.ConstOp)]

@@ -99,7 +99,7 @@ ATEN_TO_GE: dict[Any, Builder] = {
     aten.clamp_max.Tensor: math.clamp_max,
     aten.logical_xor.default: math.logical(ge.LogicalXorOp),
     aten.bitwise_xor.Tensor: math.logical(ge.LogicalXorOp),
-    aten.gelu.default: math.gelu,
+    aten.gelu.default: math.unary(ge.GeluOp, approximate="approximate"),
     aten.clamp.default: math.clamp,
     aten.hardtanh.default: math.hardtanh,                   # relu6 = hardtanh(0, 6)
     aten.add.Tensor: math.add,                              # x + alpha * y

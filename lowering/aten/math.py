@@ -17,10 +17,11 @@ from lowering.aten.common import (
 )
 
 
-def unary(op_cls: type[ge.UnaryElementwiseOp], operand: str = "self") -> Builder:
-    """aten.<f>(x) -> ge.<f>(x), the operand cast to the result dtype if needed."""
+def unary(op_cls: type[ge.UnaryElementwiseOp], operand: str = "self", **props: str) -> Builder:
+    """aten.<f>(x) -> ge.<f>(x), the operand cast to the result dtype if needed;
+    `props` names the aten argument each keyword of the op's builder takes."""
     def build(g, a) -> Value:
-        return g.emit(op_cls(g.typed(a[operand])))
+        return g.emit(op_cls(g.typed(a[operand]), **{k: a[v] for k, v in props.items()}))
     return build
 
 
@@ -105,10 +106,6 @@ def hardtanh(g, a) -> Value:
 
 def relu6(g, a) -> Value:
     return g.emit(ge.ClampOp(g.typed(a["self"]), 0.0, 6.0))
-
-
-def gelu(g, a) -> Value:
-    return g.emit(ge.GeluOp(g.typed(a["self"]), a["approximate"]))
 
 
 def to_copy(g, a) -> Value:

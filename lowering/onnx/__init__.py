@@ -62,7 +62,7 @@ ONNX_TO_GE: dict[tuple[str, str], Builder] = {
     ("", "Elu"): math.elu,
     ("", "Selu"): math.selu,
     ("", "Celu"): math.celu,
-    ("", "Gelu"): math.gelu,
+    ("", "Gelu"): math.unary(ge.GeluOp, approximate=("approximate", "none")),
     ("", "HardSigmoid"): math.hard_sigmoid,
     ("", "Softsign"): math.softsign,
     ("", "Softplus"): math.softplus,

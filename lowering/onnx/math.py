@@ -9,8 +9,11 @@ from lowering.onnx.common import (Builder, ELEMENT_TYPES, OnnxUnsupported, axes_
                                    ints, numpy_dtype)
 
 
-def unary(op_cls: type[ge.UnaryElementwiseOp]) -> Builder:
-    return lambda g, n: [g.emit(op_cls(g.input(n, 0)))]
+def unary(op_cls: type[ge.UnaryElementwiseOp], **props: tuple[str, object]) -> Builder:
+    """`props` gives the ONNX attribute and its default for each keyword of the
+    op's builder."""
+    return lambda g, n: [g.emit(op_cls(g.input(n, 0), **{
+        k: g.attr(n, name, default) for k, (name, default) in props.items()}))]
 
 
 def binary(op_cls: type[ge.BinaryElementwiseOp]) -> Builder:
@@ -108,10 +111,6 @@ def selu(g, n) -> list:
 def celu(g, n) -> list:
     alpha = float(g.attr(n, "alpha", 1.0))
     return [g.emit(ge.EluOp(g.input(n, 0), alpha, 1.0, 1.0 / alpha))]
-
-
-def gelu(g, n) -> list:
-    return [g.emit(ge.GeluOp(g.input(n, 0), g.attr(n, "approximate", "none")))]
 
 
 def hard_sigmoid(g, n) -> list:

@@ -39,6 +39,9 @@ from collections.abc import Callable, Sequence
 
 import torch
 
+from ge_dialect import ge
+from ge_dialect.traits import Activation
+
 F32 = 3                    # dnnl_f32
 # dnnl_data_type_t by torch dtype. With bf16 sources and weights oneDNN's convs
 # and inner products accumulate in fp32 and apply bias and post-ops in fp32;
@@ -67,10 +70,12 @@ ARG_ATTR_MULTIPLE_POST_OP_BASE = 32768  # post-op i's arguments: base * (i + 1) 
 BINARY_ADD = 0x1FFF0       # dnnl_binary_add
 SOFTMAX_ACCURATE = 0x30000  # dnnl_softmax_accurate: exp(x - max) / sum
 
-# dnnl_alg_kind_t of the eltwise post-ops the runtime uses (runtime/host/activations.py)
-ELTWISE = {"relu": 0x20, "tanh": 0x21, "hardsigmoid": 0x28, "logistic": 0x29,
-           "linear": 0x26, "gelu_tanh": 0x2B, "swish": 0x2C, "clip": 0x2E, "gelu_erf": 0x31,
-           "hardswish": 0x34}
+# dnnl_alg_kind_t of the eltwise post-ops the runtime uses: those the GE
+# activation ops declare (ge_dialect/traits.py `Activation`), and the linear
+# scale (alpha * x + beta) of attention's scores.
+ELTWISE = {**{kind: code for op in ge.ops_with(Activation)
+              for kind, code in op.get_trait(Activation).eltwise},
+           "linear": 0x26}
 
 _Dims = ctypes.c_int64 * 12  # dnnl_dims_t
 

@@ -8,7 +8,7 @@ gets a runner that computes into the output view and applies its epilogue in
 place there. `RUNNERS` maps a body's first op to the builder that knows it:
 
     conv2d [+ add residual] [+ activation]   conv runners (primitive, packed, library, GEMM)
-    linear [+ reshape] [+ relu | gelu]       linear runners (primitive, packed, addmm)
+    linear [+ reshape] [+ activation]        linear runners (primitive, packed, addmm)
       [+ add residual]
     the same in bf16, with precision-mode's  bf16 runners (runtime/host/bf16.py)
       casts around them
@@ -53,10 +53,11 @@ import torch.nn.functional as F
 from xdsl.ir import Block, BlockArgument, Operation, OpResult
 
 from ge_dialect import ge
+from ge_dialect.traits import PostOp
 from runtime import kernels
 from runtime.host import activations, attention, bf16
 from runtime.host import onednn as dnnl
-from runtime.host.activations import ACTIVATIONS, PostOp
+from runtime.host.activations import ACTIVATIONS
 from runtime.host.conv_algorithms import CONV_ALGORITHMS, as_rows, choose_conv, is_nhwc
 from runtime.program import BlockProgram
 
@@ -285,7 +286,7 @@ def _nhwc_staging(shape, workspace: dnnl.Workspace | None) -> Callable | None:
 
 
 def _conv_packed_activation(c: ConvTask, algorithm: str) -> Runner | None:
-    """A non-ReLU activation (ReLU6, hardswish, SiLU, ...) with torch's packed
+    """A non-ReLU activation (ReLU6, SiLU, ...) with torch's packed
     oneDNN conv, without a residual add: accumulate into the zeroed NHWC view
     and run the activation in place there, or else apply it as a post-op on a
     fresh result that is then copied."""
@@ -480,7 +481,7 @@ def _linear_primitive(x_view, x: int, k: int, weight, bias, rows: torch.Tensor,
 
 
 def _linear_task(t: Task) -> Runner | None:
-    """linear [+ reshape] [+ relu | gelu] [+ residual] into the view, seen as
+    """linear [+ reshape] [+ activation] [+ residual] into the view, seen as
     the [rows, features] matrix the linear computes (a reshape only renames
     it): with `algorithms`, oneDNN with a prepacked weight and the
     activation and the residual add as post-ops; otherwise one addmm into
@@ -841,7 +842,7 @@ def _single(builder: Callable[[Task], Runner | None]) -> Callable[[Task], Runner
 
 
 # Data-movement ops: out.copy_(view of the input), or nothing if planned in place.
-VIEW_OPS = (ge.ReshapeOp, ge.FlattenOp, ge.TransposeOp, ge.SliceOp, ge.ExpandOp)
+VIEW_OPS = ge.views()
 
 def _cast_first(t: Task) -> Runner | None:
     """A body opening with casts: precision-mode's conversion of a conv's

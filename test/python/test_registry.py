@@ -1,13 +1,14 @@
 """The registries that ge-opt, lit and the Python API rely on stay complete."""
 
 import inspect
+import sys
 from pathlib import Path
 
 import pytest
 from xdsl.irdl import IRDLOperation
 
 
-from ge_dialect import ascend, ge
+from ge_dialect import ascend, elementwise, ge, indexing, nn, reductions
 from passes import builtin_passes, get_all_passes
 from passes.base import LEVELS, AscendPass, GEPass
 from runtime.cost_model import CUBE_WORK
@@ -58,31 +59,43 @@ def test_the_cost_model_knows_the_work_of_every_cube_op():
     assert set(CUBE_WORK) == set(ascend.CUBE_OPS)
 
 
-def _defined_ops(module):
-    """Op classes the module defines with @irdl_op_definition (not shared bases)."""
-    return {cls for _, cls in inspect.getmembers(module, inspect.isclass)
+# The GE dialect's op families: ge.py and the modules it exports the ops of.
+GE_MODULES = (ge, elementwise, nn, indexing, reductions)
+
+
+def _defined_ops(*modules):
+    """Op classes the modules define with @irdl_op_definition (not shared bases),
+    the generated ones of elementwise.py's table included."""
+    return {cls for module in modules for _, cls in inspect.getmembers(module, inspect.isclass)
             if issubclass(cls, IRDLOperation) and cls.__module__ == module.__name__
             and "get_irdl_definition" in vars(cls)}
 
 
-@pytest.mark.parametrize("module, dialect", [(ge, ge.GE), (ascend, ascend.Ascend)])
-def test_every_op_class_is_listed_in_its_dialect(module, dialect):
-    defined = _defined_ops(module)
+@pytest.mark.parametrize("modules, dialect", [(GE_MODULES, ge.GE), ((ascend,), ascend.Ascend)])
+def test_every_op_class_is_listed_in_its_dialect(modules, dialect):
+    defined = _defined_ops(*modules)
     assert defined, "found no op classes: the detection is broken"
     assert defined == set(dialect.operations)
 
 
-@pytest.mark.parametrize("module", [ge, ascend])
-def test_every_op_has_a_docstring_with_an_ir_example(module):
-    for cls in _defined_ops(module):
+def test_ge_exports_every_op_class_under_its_name():
+    """`ge.AddOp` names any GE op, wherever its family module defines it."""
+    for cls in ge.GE.operations:
+        assert getattr(ge, cls.__name__) is cls
+        assert getattr(sys.modules[cls.__module__], cls.__qualname__) is cls
+
+
+@pytest.mark.parametrize("modules", [GE_MODULES, (ascend,)])
+def test_every_op_has_a_docstring_with_an_ir_example(modules):
+    for cls in _defined_ops(*modules):
         doc = inspect.getdoc(cls) or ""
         assert cls.name in doc, f"{cls.__name__} docstring lacks an IR example using {cls.name}"
 
 
-@pytest.mark.parametrize("module", [ge, ascend])
-def test_every_op_has_a_roundtrip_test(module):
+@pytest.mark.parametrize("modules", [GE_MODULES, (ascend,)])
+def test_every_op_has_a_roundtrip_test(modules):
     tested = "\n".join(p.read_text() for p in (FILECHECK / "dialect").rglob("*.mlir"))
-    missing = [cls.name for cls in _defined_ops(module) if cls.name not in tested]
+    missing = [cls.name for cls in _defined_ops(*modules) if cls.name not in tested]
     assert not missing, f"no round-trip test mentions {missing}"
 
 
