@@ -33,7 +33,7 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
 
-from ge_dialect import OUTPUT_TREE, ascend, ge
+from ge_dialect import OUTPUT_TREE, STORAGE_LAYOUTS, ascend, ge
 
 MEM_ALIGN, align = ascend.MEM_ALIGN, ascend.align
 ANNOTATIONS = (ascend.UNIT_ATTR, ascend.COST_ATTR)
@@ -147,8 +147,9 @@ def lower_function(fn: func.FuncOp) -> func.FuncOp:
         task.location = op.location  # the source line (or fused lines) it runs
         block.add_op(task)
     new_fn.attributes[ascend.ARENA_SIZE] = IntegerAttr(offset, i64)
-    if OUTPUT_TREE in fn.attributes:
-        new_fn.attributes[OUTPUT_TREE] = fn.attributes[OUTPUT_TREE]
+    for kept in (OUTPUT_TREE, STORAGE_LAYOUTS):
+        if kept in fn.attributes:
+            new_fn.attributes[kept] = fn.attributes[kept]
     return new_fn
 
 

@@ -114,6 +114,7 @@ class GraphExecutor:
                                  "not both")
             inputs = self._arrange(input_data)
         if self._parallel is not None:
+            self.graph.check_layouts(inputs)
             with self._collective:  # one collective at a time across the ranks
                 return self.graph.structured(self._parallel.run(inputs))
         return self.graph(*inputs)
@@ -221,6 +222,7 @@ class GraphExecutor:
         data = next(source, _END)
         if data is _END:
             return _END
+        self.graph.check_layouts(self._arrange(data))   # before contiguous() hides the layout
         inputs = tuple(x.contiguous() if isinstance(x, torch.Tensor) else x
                        for x in self._arrange(data))
         if self._parallel is None:
