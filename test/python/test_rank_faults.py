@@ -228,3 +228,71 @@ def test_the_users_script_is_not_imported_again_on_the_ranks(tmp_path):
                        timeout=120, env=env, cwd=tmp_path)
     assert r.returncode == 0, r.stdout + r.stderr
     assert float(r.stdout.split("=")[-1]) < 1e-5
+
+
+# Longer variants (a separate launcher, or a whole second Python): GE_LONG_TESTS=1.
+long_test = pytest.mark.skipif(not os.environ.get("GE_LONG_TESTS"),
+                               reason="a long fault test: set GE_LONG_TESTS=1")
+
+TORCHRUN_SCRIPT = """
+import os, sys
+import torch.distributed as dist
+from npu_graph.distributed import DataParallel, serve
+
+if os.environ["RANK"] == "1":
+    print("rank 1 fails at start-up", file=sys.stderr)
+    sys.exit(3)
+dist.init_process_group("gloo")
+"""
+
+
+@long_test
+def test_under_torchrun_a_rank_that_exits_is_named_by_torchrun(tmp_path):
+    script = tmp_path / "dies.py"
+    script.write_text(textwrap.dedent(TORCHRUN_SCRIPT))
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    start = time.monotonic()
+    r = subprocess.run([sys.executable, "-m", "torch.distributed.run", "--standalone",
+                        "--nproc-per-node", "2", str(script)], capture_output=True, text=True,
+                       timeout=120, env=env, cwd=tmp_path)
+    assert r.returncode != 0
+    assert time.monotonic() - start < 60
+    root_cause = r.stderr.split("Root Cause")[-1]
+    assert "rank      : 1" in root_cause and "exitcode  : 3" in root_cause, r.stderr
+
+
+RANK0_SCRIPT = """
+import time
+import torch
+from npu_graph import GraphExecutor, NpuGraph
+
+optimized = NpuGraph(torch.nn.Linear(4, 2).eval(), input_spec=(torch.randn(1, 4),)).optimize()
+ex = GraphExecutor(devices=3).load_graph(optimized)
+print(*[p.pid for p in ex._parallel.ranks.procs.values()], flush=True)
+time.sleep(120)
+"""
+
+
+@long_test
+def test_ranks_leave_when_rank_0_is_killed(tmp_path):
+    script = tmp_path / "rank0.py"
+    script.write_text(textwrap.dedent(RANK0_SCRIPT))
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    rank0 = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True,
+                             env=env, cwd=tmp_path)
+    pids = [int(p) for p in rank0.stdout.readline().split()]
+    assert len(pids) == 2
+    rank0.kill()
+    rank0.wait()
+    end = time.monotonic() + DETECT_S
+    while time.monotonic() < end and any(_running(p) for p in pids):
+        time.sleep(0.1)
+    assert not any(_running(p) for p in pids)
+
+
+def _running(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
