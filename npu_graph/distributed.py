@@ -104,6 +104,12 @@ def _tail(path: str) -> str:
     return "last lines of its stderr:\n" + "\n".join("    " + line for line in lines)
 
 
+def _set_timeout(seconds: float) -> None:
+    """The default group's deadline for each collective from now on (torch has
+    this setter only as a private function; init_process_group sets the first)."""
+    dist.distributed_c10d._set_pg_timeout(timedelta(seconds=seconds))
+
+
 def _kill(procs: dict[int, subprocess.Popen]) -> None:
     """Kill and reap every process still running (no orphans, no zombies)."""
     for p in procs.values():
@@ -167,7 +173,7 @@ class Ranks:
             self._await_joined(store, deadline, startup_timeout)
             dist.init_process_group(BACKEND, store=store, rank=0, world_size=world,
                                     timeout=timedelta(seconds=max(deadline - time.monotonic(), 5)))
-            dist.distributed_c10d._set_pg_timeout(timedelta(seconds=collective_timeout))
+            _set_timeout(collective_timeout)
         except RankError:
             raise
         except BaseException as e:
@@ -178,7 +184,7 @@ class Ranks:
     def joined(cls, collective_timeout: float | None = None) -> Ranks:
         """Rank 0 of a group someone else started (torchrun)."""
         if collective_timeout is not None:
-            dist.distributed_c10d._set_pg_timeout(timedelta(seconds=collective_timeout))
+            _set_timeout(collective_timeout)
         return cls({}, {}, None, collective_timeout)
 
     def _await_joined(self, store, deadline: float, startup_timeout: float) -> None:
@@ -269,7 +275,7 @@ class Ranks:
             return
         self.check("closing (a rank exited after the last run)")
         try:
-            dist.distributed_c10d._set_pg_timeout(timedelta(seconds=CLOSE_TIMEOUT_S))
+            _set_timeout(CLOSE_TIMEOUT_S)
             dist.broadcast_object_list([None], src=0)
             dist.barrier()   # see serve: no rank tears down while a peer is still leaving
             dist.destroy_process_group()
