@@ -246,11 +246,16 @@ class Ranks:
         else:
             what = (f"rank 0 lost a peer while {doing} ({_first_line(error)}); torchrun "
                     "started the ranks: its log names the rank that failed and its exit code")
+        if any(self.procs[r].returncode == -signal.SIGKILL for r in dead):
+            hint = (" A rank killed by SIGKILL is often the out-of-memory killer's work: use "
+                    "fewer devices or a smaller batch.")
+        elif dead:
+            hint = " The end of its stderr above says why it exited."
+        else:
+            hint = " A rank that is only slow needs a larger collective_timeout."
         self._abort(what)
         raise RankError(f"{what}\nThe other ranks are stopped; create a new GraphExecutor to "
-                        "run on several cards again. An exit by SIGKILL is often the "
-                        "out-of-memory killer (fewer devices or a smaller batch); a rank too "
-                        "slow to answer needs a larger collective_timeout.") from error
+                        f"run on several cards again.{hint}") from error
 
     def _abort(self, failure: str) -> None:
         """Record the failure, kill the ranks, leave the group without talking to them."""
@@ -290,8 +295,8 @@ class Ranks:
 
 
 def _first_line(error: BaseException | None) -> str:
-    return str(error).strip().splitlines()[0] if error is not None and str(error).strip() else (
-        type(error).__name__ if error is not None else "")
+    text = str(error).strip() if error is not None else ""
+    return text.splitlines()[0] if text else type(error).__name__
 
 
 def serve(graph) -> None:
