@@ -23,6 +23,13 @@ def make_context() -> Context:
 # structure from the flat results.
 OUTPUT_TREE = "ge.output_tree"
 
+# On a function: the layout (storage offset, strides) each graph input had when
+# traced, for inputs whose storage an op reads beneath the view (as_strided),
+# as JSON {"input index": [offset, [strides]]} (offset null: read relative to
+# the input's own, as as_strided without a storage_offset does). Every stage keeps it;
+# `npu_graph` refuses a call whose input has another layout.
+STORAGE_LAYOUTS = "ge.storage_layouts"
+
 
 def find_func(module: ModuleOp, name: str = "main") -> func.FuncOp:
     """The function `@name` of `module`: `@main` is the graph every stage works on."""

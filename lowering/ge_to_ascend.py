@@ -32,7 +32,7 @@ from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr, TensorType,
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.utils.exceptions import PassFailedException
 
-from ge_dialect import OUTPUT_TREE, ascend, ge
+from ge_dialect import OUTPUT_TREE, STORAGE_LAYOUTS, ascend, ge
 from passes.base import AscendPass
 
 MEM_ALIGN, align = ascend.MEM_ALIGN, ascend.align
@@ -147,8 +147,9 @@ def lower_function(fn: func.FuncOp) -> func.FuncOp:
         task.location = op.location  # the source line (or fused lines) it runs
         block.add_op(task)
     new_fn.attributes[ascend.ARENA_SIZE] = IntegerAttr(offset, i64)
-    if OUTPUT_TREE in fn.attributes:
-        new_fn.attributes[OUTPUT_TREE] = fn.attributes[OUTPUT_TREE]
+    for kept in (OUTPUT_TREE, STORAGE_LAYOUTS):
+        if kept in fn.attributes:
+            new_fn.attributes[kept] = fn.attributes[kept]
     return new_fn
 
 

@@ -37,6 +37,7 @@ node and the user's source line.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import warnings
@@ -63,7 +64,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
-from ge_dialect import OUTPUT_TREE, ge, shapes
+from ge_dialect import OUTPUT_TREE, STORAGE_LAYOUTS, ge, shapes
 from ge_dialect.shapes import ShapeError
 from lowering.aten import ATEN_TO_GE, HINTS
 from lowering import output_tree
@@ -228,6 +229,9 @@ class _GraphImporter:
             parent.unsupported if parent else {})
         self.node: Node | None = None  # the node being converted, for builders
         self.user_inputs: list[Node] = []
+        # Input index -> (storage offset, strides) as traced, for inputs whose
+        # storage an op reads beneath the view (shape.as_strided).
+        self.storage_layouts: dict[int, tuple[int | None, tuple[int, ...]]] = {}
         # Symbolic sizes (torch.export Dims): where each symbol is an input's dim,
         # and the 0-d i64 values already computed for size expressions.
         self.symbols: dict[str, tuple[SSAValue, int]] = {}
@@ -249,7 +253,11 @@ class _GraphImporter:
         results = self._outputs(output)
         block.add_ops(self.consts + self.body + [func.ReturnOp(*results)])
         ftype = FunctionType.from_lists(block.arg_types, [r.type for r in results])
-        return func.FuncOp(func_name, ftype, Region(block))
+        fn = func.FuncOp(func_name, ftype, Region(block))
+        if self.storage_layouts:
+            fn.attributes[STORAGE_LAYOUTS] = StringAttr(json.dumps(
+                {str(i): [o, list(s)] for i, (o, s) in sorted(self.storage_layouts.items())}))
+        return fn
 
     def _convert_all(self) -> Node | None:
         output = None

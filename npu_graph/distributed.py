@@ -15,6 +15,14 @@ devices exist), never a home-made one.
 Rank 0 is the calling process, so it joins the default process group; one
 `DataParallel` may live in a process at a time. `close()` stops the ranks.
 
+`Ranks` starts and watches the other ranks (pipeline parallel uses it too).
+Each is a `python -m npu_graph.rank` process given the `.npu` path and the
+rendezvous, so the user's script is never imported again on a rank. Rank 0
+holds every deadline: a rank must join within `startup_timeout` and answer
+each collective within `collective_timeout`; a rank that exits, at start-up
+or later, is a `RankError` on rank 0 naming the rank, its exit code and the
+last lines of its stderr, and the other ranks are stopped at once.
+
 Under torchrun (`torchrun --nproc-per-node N script.py`, several nodes with
 `--nnodes` and a rendezvous endpoint) the launcher starts the ranks and every
 rank runs the same script:
@@ -29,70 +37,276 @@ rank runs the same script:
 
 from __future__ import annotations
 
+import contextlib
 import os
-import socket
+import signal
+import subprocess
+import sys
 import tempfile
+import time
+import weakref
 from collections.abc import Sequence
+from datetime import timedelta
+from pathlib import Path
+from typing import NoReturn
 
 import torch
 import torch.distributed as dist
-import torch.multiprocessing as mp
 
 BACKEND = "gloo"
+HOST = "127.0.0.1"
+RANK_MODULE = "npu_graph.rank"       # what a started rank runs, as `python -m`
+ROOT = str(Path(__file__).resolve().parents[1])   # put first on a rank's path: our code, not another copy
+STARTUP_TIMEOUT_S = 60.0
+COLLECTIVE_TIMEOUT_S = 300.0
+# A serving rank waits for rank 0's next request however long the user pauses
+# between runs: rank 0 holds the deadlines and stops the ranks on a failure,
+# and a rank leaves as soon as rank 0's process is gone (npu_graph/rank.py).
+SERVE_TIMEOUT = timedelta(days=30)
+CLOSE_TIMEOUT_S = 10.0   # the stop handshake: idle ranks answer at once
+EXIT_WAIT_S = 3.0        # after a lost connection, how long a rank's exit status may take
+POLL_S = 0.05
+STDERR_LINES = 12
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+class RankError(RuntimeError):
+    """A rank of a multi-card run failed or did not answer: which one, what it
+    was doing, and what to do. The other ranks are stopped by then."""
 
 
-def _init(rank: int, world: int, port: int) -> None:
-    dist.init_process_group(BACKEND, init_method=f"tcp://127.0.0.1:{port}", rank=rank,
-                            world_size=world)
+def joined_key(rank: int) -> str:
+    """The store key a started rank sets once its graph is loaded."""
+    return f"npu_graph/joined/{rank}"
 
 
-def start_ranks(target, world: int, paths: Sequence[str]) -> list:
-    """Spawn ranks 1..world-1, each running `target(rank, world, port, paths[rank])`,
-    and join their group as rank 0. Data and pipeline parallel start theirs so."""
-    port = _free_port()
-    spawn = mp.get_context("spawn").Process
-    procs = [spawn(target=target, args=(r, world, port, paths[r]), daemon=True)
-             for r in range(1, world)]
-    for p in procs:
-        p.start()
-    _init(0, world, port)
-    return procs
+def _exit_status(code: int) -> str:
+    if code < 0:
+        try:
+            name = signal.Signals(-code).name
+        except ValueError:
+            name = f"signal {-code}"
+        return f"was killed by {name} (exit code {code})"
+    return f"exited with code {code}"
 
 
-def stop_ranks(procs: list, directory: tempfile.TemporaryDirectory | None) -> None:
-    """Rank 0's close: broadcast None (every serving rank's stop), leave the
-    group, reap the ranks it started and remove their files."""
-    if not dist.is_initialized():
-        return
-    dist.broadcast_object_list([None], src=0)
-    dist.barrier()  # see serve: no rank tears down while a peer is still leaving
-    dist.destroy_process_group()
-    for p in procs:
-        p.join(timeout=30)
-    if directory is not None:
-        directory.cleanup()
+def _tail(path: str) -> str:
+    """The last lines of a rank's stderr, indented, or a note that it is empty."""
+    try:
+        with open(path, "rb") as f:
+            f.seek(0, os.SEEK_END)
+            f.seek(max(0, f.tell() - 8192))
+            text = f.read().decode(errors="replace")
+    except OSError:
+        text = ""
+    lines = [line for line in text.splitlines() if line.strip()][-STDERR_LINES:]
+    if not lines:
+        return "its stderr is empty"
+    return "last lines of its stderr:\n" + "\n".join("    " + line for line in lines)
 
 
-def _serve(rank: int, world: int, port: int, path: str) -> None:
-    """A rank started by DataParallel: join the group, then `serve`."""
-    torch.set_num_threads(1)
-    _init(rank, world, port)
-    serve(path)
+def _set_timeout(seconds: float) -> None:
+    """The default group's deadline for each collective from now on (torch has
+    this setter only as a private function; init_process_group sets the first)."""
+    dist.distributed_c10d._set_pg_timeout(timedelta(seconds=seconds))
 
 
-def serve(path: str) -> None:
-    """A rank other than 0 of an initialized group: load the graph from its
-    `.npu` file, then run shards until rank 0 closes."""
+def _kill(procs: dict[int, subprocess.Popen]) -> None:
+    """Kill and reap every process still running (no orphans, no zombies)."""
+    for p in procs.values():
+        if p.poll() is None:
+            p.kill()
+    for p in procs.values():
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            p.wait(timeout=5)
+
+
+def _kernel_modules() -> list[str]:
+    """Modules defining registered custom kernels, which every rank imports:
+    ranks do not run the user's script, so kernels defined in it are absent."""
+    from runtime import custom_ops
+
+    return sorted({k.kernel.__module__ for k in custom_ops.registered()}
+                  - {"__main__", "__mp_main__", None})
+
+
+class Ranks:
+    """The other ranks of a multi-card run, seen from rank 0 (this process).
+
+    `start` launches ranks 1..N-1 and watches them until all have joined;
+    `check` before a run and `fail` after a failed collective turn a rank's
+    death into one `RankError`; `stop` ends them without ever waiting on a
+    dead one. Under torchrun (`joined`) the launcher owns the ranks, so there
+    is nothing to watch: a failure says so and points to torchrun's log."""
+
+    def __init__(self, procs: dict[int, subprocess.Popen], logs: dict[int, str],
+                 directory: tempfile.TemporaryDirectory | None, timeout_s: float | None):
+        self.procs, self.logs, self._dir = procs, logs, directory
+        self.timeout_s = timeout_s
+        self.failure: str | None = None      # the first failure; every later call repeats it
+        self._finalizer = weakref.finalize(self, _kill, procs)   # at exit too, if never stopped
+
+    @classmethod
+    def start(cls, mode: str, paths: Sequence[str], startup_timeout: float,
+              collective_timeout: float) -> Ranks:
+        """Ranks 1..len(paths)-1 running `python -m npu_graph.rank mode paths[r]`, and
+        this process as rank 0 of their group, within `startup_timeout` seconds."""
+        world = len(paths)
+        deadline = time.monotonic() + startup_timeout
+        store = dist.TCPStore(HOST, 0, world, is_master=True, wait_for_workers=False,
+                              timeout=timedelta(seconds=startup_timeout))
+        directory = tempfile.TemporaryDirectory(prefix="npu_graph_ranks_")
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+            [ROOT, *filter(None, [os.environ.get("PYTHONPATH")])]))
+        imports = [arg for m in _kernel_modules() for arg in ("--import", m)]
+        procs: dict[int, subprocess.Popen] = {}
+        logs = {r: os.path.join(directory.name, f"rank{r}.stderr") for r in range(1, world)}
+        self = cls(procs, logs, directory, collective_timeout)
+        self._store = store   # rank 0 serves the rendezvous for as long as the group lives
+        try:
+            for r in range(1, world):
+                argv = [sys.executable, "-m", RANK_MODULE, mode, paths[r], "--rank", str(r),
+                        "--world", str(world), "--master", f"{HOST}:{store.port}",
+                        "--startup-timeout", str(startup_timeout), *imports]
+                with open(logs[r], "wb") as err:
+                    procs[r] = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stderr=err,
+                                                env=env)
+            self._await_joined(store, deadline, startup_timeout)
+            dist.init_process_group(BACKEND, store=store, rank=0, world_size=world,
+                                    timeout=timedelta(seconds=max(deadline - time.monotonic(), 5)))
+            _set_timeout(collective_timeout)
+        except RankError:
+            raise
+        except BaseException as e:
+            self.fail(e, "starting (joining the group)")
+        return self
+
+    @classmethod
+    def joined(cls, collective_timeout: float | None = None) -> Ranks:
+        """Rank 0 of a group someone else started (torchrun)."""
+        if collective_timeout is not None:
+            _set_timeout(collective_timeout)
+        return cls({}, {}, None, collective_timeout)
+
+    def _await_joined(self, store, deadline: float, startup_timeout: float) -> None:
+        pending = set(self.procs)
+        while pending:
+            if self._exited():
+                self.fail(None, "starting (before it joined the group)")
+            pending = {r for r in pending if not store.check([joined_key(r)])}
+            if pending and time.monotonic() > deadline:
+                late = sorted(pending)
+                report = "\n".join(f"rank {r} (pid {self.procs[r].pid}), still running; "
+                                   f"{_tail(self.logs[r])}" for r in late)
+                failure = (f"rank(s) {', '.join(map(str, late))} did not join within "
+                           f"startup_timeout={startup_timeout:g} s:\n{report}\n"
+                           "The ranks are stopped. On a loaded machine ranks start slowly: "
+                           "pass a larger GraphExecutor(startup_timeout=...).")
+                self._abort(failure)
+                raise RankError(failure)
+            time.sleep(POLL_S)
+
+    def _exited(self) -> list[int]:
+        return [r for r, p in sorted(self.procs.items()) if p.poll() is not None]
+
+    def check(self, doing: str) -> None:
+        """Before a collective: raise if the ranks failed before or one has exited since."""
+        if self.failure is not None:
+            raise RankError("this executor's ranks were stopped after an earlier failure; "
+                            f"create a new GraphExecutor. The failure was: {self.failure}")
+        if self._exited():
+            self.fail(None, doing)
+
+    def fail(self, error: BaseException | None, doing: str) -> NoReturn:
+        """After `error` in a collective (or None: a rank was seen exiting): stop
+        every rank and raise one RankError that says which rank died and how.
+        An error of rank 0's own (not a lost rank) is raised as it is, with a note."""
+        if self.failure is not None:
+            self.check(doing)
+        end = time.monotonic() + (EXIT_WAIT_S if self.procs else 0)
+        while not self._exited() and time.monotonic() < end:
+            time.sleep(POLL_S)   # a lost connection comes before the rank's exit status
+        dead = self._exited()
+        # gloo reports a lost peer or a missed deadline as a plain RuntimeError
+        # naming its own source file; anything else is rank 0's own failure.
+        lost = dead or error is None or isinstance(error, dist.DistError) or (
+            "gloo" in str(error))
+        if not lost and error is not None:
+            self._abort("rank 0 failed while " + doing + f": {error}")
+            error.add_note("The other ranks were stopped; create a new GraphExecutor to run "
+                           "on several cards again.")
+            raise error
+        if dead:
+            what = "\n".join(f"rank {r} (pid {self.procs[r].pid}) "
+                             f"{_exit_status(self.procs[r].returncode)} while {doing}; "
+                             f"{_tail(self.logs[r])}" for r in dead)
+        elif self.procs:
+            what = (f"rank 0 lost the other ranks while {doing}: no rank has exited, so one "
+                    f"did not answer within collective_timeout={self.timeout_s:g} s or the "
+                    f"connection broke ({_first_line(error)})")
+        else:
+            what = (f"rank 0 lost a peer while {doing} ({_first_line(error)}); torchrun "
+                    "started the ranks: its log names the rank that failed and its exit code")
+        if any(self.procs[r].returncode == -signal.SIGKILL for r in dead):
+            hint = (" A rank killed by SIGKILL is often the out-of-memory killer's work: use "
+                    "fewer devices or a smaller batch.")
+        elif dead:
+            hint = " The end of its stderr above says why it exited."
+        else:
+            hint = " A rank that is only slow needs a larger collective_timeout."
+        self._abort(what)
+        raise RankError(f"{what}\nThe other ranks are stopped; create a new GraphExecutor to "
+                        f"run on several cards again.{hint}") from error
+
+    def _abort(self, failure: str) -> None:
+        """Record the failure, kill the ranks, leave the group without talking to them."""
+        self.failure = self.failure or failure
+        self._finalizer()   # kills and reaps the ranks we started
+        if self.procs and dist.is_initialized():
+            with contextlib.suppress(Exception):
+                dist.destroy_process_group()
+        self._cleanup()
+
+    def _cleanup(self) -> None:
+        if self._dir is not None:
+            self._dir.cleanup()
+            self._dir = None
+
+    def stop(self) -> None:
+        """Rank 0's close: broadcast None (every serving rank's stop), leave the
+        group together, reap the ranks. After a failure, or with a rank gone, it
+        only kills what is left; it never waits on a dead rank."""
+        if self.failure is not None or not dist.is_initialized():
+            self._abort(self.failure or "closed")
+            return
+        self.check("closing (a rank exited after the last run)")
+        try:
+            _set_timeout(CLOSE_TIMEOUT_S)
+            dist.broadcast_object_list([None], src=0)
+            dist.barrier()   # see serve: no rank tears down while a peer is still leaving
+            dist.destroy_process_group()
+        except Exception as e:  # noqa: BLE001 - any failure here is a rank's
+            self.fail(e, "stopping (the close handshake)")
+        end = time.monotonic() + CLOSE_TIMEOUT_S
+        for p in self.procs.values():
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                p.wait(timeout=max(end - time.monotonic(), 0.1))
+        self._finalizer()
+        self._cleanup()
+
+
+def _first_line(error: BaseException | None) -> str:
+    text = str(error).strip() if error is not None else ""
+    return text.splitlines()[0] if text else type(error).__name__
+
+
+def serve(graph) -> None:
+    """A rank other than 0 of an initialized group: run shards of `graph` (an
+    optimized graph, or the path of its `.npu` file) until rank 0 closes."""
     from npu_graph.artifact import load
 
+    if isinstance(graph, str | os.PathLike):
+        graph = load(str(graph))
     rank = dist.get_rank()
-    graph = load(path)
     try:
         while True:
             box = [None]
@@ -118,33 +332,61 @@ class DataParallel:
     """`devices` ranks running one compiled graph on shares of each batch."""
 
     @classmethod
-    def joined(cls, path: str) -> DataParallel:
+    def joined(cls, path: str, collective_timeout: float | None = None) -> DataParallel:
         """Rank 0 of a group someone else started (torchrun): every rank has the `.npu`."""
         from npu_graph.artifact import load
 
         self = cls.__new__(cls)
         self.graph, self.devices, self.path = load(path), dist.get_world_size(), path
-        self._dir, self._procs = None, []
+        self._dir, self.runs = None, 0
+        self.ranks = Ranks.joined(collective_timeout)
         return self
 
-    def __init__(self, graph, devices: int):
+    def __init__(self, graph, devices: int, startup_timeout: float = STARTUP_TIMEOUT_S,
+                 collective_timeout: float = COLLECTIVE_TIMEOUT_S):
         if not isinstance(devices, int) or devices < 1:
             raise ValueError(f"devices must be an integer >= 1, got {devices!r}")
         if dist.is_initialized():
             raise RuntimeError("torch.distributed is initialized already in this process; "
                                "data parallel starts its own process group")
-        self.graph, self.devices = graph, devices
+        self.graph, self.devices, self.runs = graph, devices, 0
         self._dir = tempfile.TemporaryDirectory(prefix="npu_graph_dp_")
         self.path = os.path.join(self._dir.name, "graph.npu")
         graph.save(self.path)
-        self._procs = start_ranks(_serve, devices, [self.path] * devices)
+        try:
+            self.ranks = Ranks.start("data", [self.path] * devices, startup_timeout,
+                                     collective_timeout)
+        except BaseException:
+            self._dir.cleanup()
+            raise
 
     def run(self, inputs: Sequence[torch.Tensor]) -> list[torch.Tensor]:
+        from runtime.program import check_inputs
+
         shards = [torch.chunk(x, self.devices, dim=0) for x in inputs]
         if any(len(s) != self.devices for s in shards) or any(
                 x.shape[0] % self.devices for x in inputs):
             raise ValueError(f"the inputs' batch (dim 0) must split into {self.devices} equal "
                              f"shares, one per card; got {[tuple(x.shape) for x in inputs]}")
+        # Checked before any rank hears of the run, so a bad input leaves them waiting
+        # for the next one, not half-way through this one.
+        check_inputs(self.graph.executable.arg_types, [s[0] for s in shards])
+        self.runs += 1
+        doing = f"running batch {self.runs} (data parallel: each rank computes its share)"
+        self.ranks.check(f"waiting for batch {self.runs} (it exited after the previous run)")
+        try:
+            outputs, mine = self._run(shards)
+        except Exception as e:  # noqa: BLE001 - any failure half-way leaves the ranks out of step
+            self.ranks.fail(e, doing)
+        batch = shards[0][0].shape[0] if shards else 0
+        for i, o in enumerate(mine):
+            if o.dim() == 0 or o.shape[0] != batch:
+                raise ValueError(f"output {i} has shape {tuple(o.shape)}, whose dim 0 is not "
+                                 f"the batch ({batch} per card): data parallel cannot gather "
+                                 "it; run this graph on one card")
+        return outputs
+
+    def _run(self, shards) -> tuple[list[torch.Tensor], list[torch.Tensor]]:
         per_rank = [[(tuple(s[r].shape), s[r].dtype) for s in shards]
                     for r in range(self.devices)]
         dist.broadcast_object_list([per_rank], src=0)
@@ -160,13 +402,9 @@ class DataParallel:
             for o in outs:
                 dist.recv(o, src=r)
             gathered.append(outs)
-        batch = shards[0][0].shape[0] if shards else 0
-        for i, o in enumerate(mine):
-            if o.dim() == 0 or o.shape[0] != batch:
-                raise ValueError(f"output {i} has shape {tuple(o.shape)}, whose dim 0 is not "
-                                 f"the batch ({batch} per card): data parallel cannot gather "
-                                 "it; run this graph on one card")
-        return [torch.cat(parts, dim=0) for parts in zip(*gathered)]
+        if any(o.dim() == 0 for o in mine):
+            return [], mine
+        return [torch.cat(parts, dim=0) for parts in zip(*gathered)], mine
 
     def simulated(self, hardware=None):
         """The simulated multi-card timeline of one run (runtime/multicard.py): every
@@ -183,4 +421,9 @@ class DataParallel:
         return multicard.simulate_data_parallel(stage, self.devices, share, out_bytes, hw)
 
     def close(self) -> None:
-        stop_ranks(self._procs, self._dir)
+        try:
+            self.ranks.stop()
+        finally:
+            if self._dir is not None:
+                self._dir.cleanup()
+                self._dir = None

@@ -14,6 +14,7 @@ passes/pipelines.py, and the file format is npu_graph/artifact.py.
 from __future__ import annotations
 
 import functools
+import json
 import sys
 import threading
 from collections.abc import Sequence
@@ -25,7 +26,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.utils.exceptions import PassFailedException
 
-from ge_dialect import OUTPUT_TREE, ascend, find_func, ge
+from ge_dialect import OUTPUT_TREE, STORAGE_LAYOUTS, ascend, find_func, ge
 from ge_dialect.printing import format_ir
 from lowering import output_tree
 from npu_graph import compiler
@@ -222,7 +223,39 @@ class OptimizedGraph(_Printable):
     def __call__(self, *inputs: torch.Tensor):
         """What the model returns: one tensor, a tuple, or the model's own
         structure (a dict, nested tuples, a namedtuple...; ge_dialect.OUTPUT_TREE)."""
+        self.check_layouts(inputs)
         return self.structured(self.executable.run(*inputs))
+
+    @functools.cached_property
+    def storage_layouts(self) -> dict[int, tuple[int | None, tuple[int, ...]]]:
+        """Input index -> (storage offset, strides) as traced, for the inputs whose
+        storage the graph reads beneath the view (ge_dialect.STORAGE_LAYOUTS); the
+        offset is None where only offsets relative to the input's own are read."""
+        attr = find_func(self.module).attributes.get(STORAGE_LAYOUTS)
+        if attr is None:
+            return {}
+        return {int(i): (o, tuple(st)) for i, (o, st) in json.loads(attr.data).items()}
+
+    def check_layouts(self, inputs: Sequence) -> None:
+        """Refuse an input laid out otherwise than when traced where the graph reads
+        its storage (as_strided): eager would read other elements, the graph the
+        traced ones. Dims of size 1 place nothing, so their strides do not count."""
+        for i, (offset, strides) in self.storage_layouts.items():
+            x = inputs[i] if i < len(inputs) else None
+            if not isinstance(x, torch.Tensor):
+                continue
+            placed = [(n, st) for n, st in zip(x.shape, x.stride()) if n != 1]
+            traced = [(n, st) for n, st in zip(x.shape, strides) if n != 1]
+            if offset is not None and x.storage_offset() != offset or placed != traced:
+                from runtime.program import InputError
+
+                raise InputError(
+                    f"input {i} ({self.input_names[i]}) has storage offset "
+                    f"{x.storage_offset()} and strides {tuple(x.stride())}; the graph reads "
+                    f"its storage (as_strided) as traced, at storage offset {offset} with "
+                    f"strides {strides}, and eager would read other elements. Pass it laid "
+                    "out as when traced (x.contiguous() if it was traced contiguous), or "
+                    "trace the model with this layout")
 
     def structured(self, outputs: list[torch.Tensor]):
         """The flat results of a run in what the model returns."""

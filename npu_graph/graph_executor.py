@@ -22,12 +22,12 @@ from pathlib import Path
 
 import torch
 
+from npu_graph.distributed import COLLECTIVE_TIMEOUT_S, STARTUP_TIMEOUT_S
 from npu_graph.graph import GEGraph, OptimizedGraph
 from runtime.program import InputError, check_inputs
 
 PARALLEL = ("data", "pipeline")   # how GraphExecutor(devices=N) uses the cards
 _END = object()
-
 
 
 class GraphExecutor:
@@ -38,10 +38,18 @@ class GraphExecutor:
     the graph is compiled for one card's share), `parallel="pipeline"` cuts the
     graph into one stage per card and streams `micro_batches` micro-batches
     through them (npu_graph/pipeline_parallel.py; the graph is compiled for one
-    micro-batch)."""
+    micro-batch).
+
+    On several cards this process is rank 0 and holds the deadlines: the other
+    ranks must join within `startup_timeout` seconds and answer each collective
+    within `collective_timeout`. A rank that exits or misses a deadline is a
+    `RankError` naming the rank, its exit code and the end of its stderr; the
+    other ranks are stopped then, and the executor cannot run again."""
 
     def __init__(self, max_inflight: int | None = None, devices: int = 1,
-                 parallel: str = "data", micro_batches: int | None = None):
+                 parallel: str = "data", micro_batches: int | None = None,
+                 startup_timeout: float = STARTUP_TIMEOUT_S,
+                 collective_timeout: float = COLLECTIVE_TIMEOUT_S):
         if not isinstance(devices, int) or devices < 1:
             raise ValueError(f"devices must be an integer >= 1, got {devices!r}")
         if parallel not in PARALLEL:
@@ -49,6 +57,12 @@ class GraphExecutor:
                              f"got {parallel!r}")
         if micro_batches is not None and parallel != "pipeline":
             raise ValueError("micro_batches applies to parallel='pipeline' only")
+        for name, value in (("startup_timeout", startup_timeout),
+                            ("collective_timeout", collective_timeout)):
+            if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
+                raise ValueError(f"{name} must be a number of seconds > 0, got {value!r}")
+        self.timeouts = {"startup_timeout": float(startup_timeout),
+                         "collective_timeout": float(collective_timeout)}
         self.parallel, self.micro_batches = parallel, micro_batches
         self.graph: OptimizedGraph | None = None
         self.max_inflight = max_inflight
@@ -82,11 +96,12 @@ class GraphExecutor:
             if self.parallel == "pipeline":
                 from npu_graph.pipeline_parallel import PipelineParallel
 
-                self._parallel = PipelineParallel(self.graph, self.devices, self.micro_batches)
+                self._parallel = PipelineParallel(self.graph, self.devices, self.micro_batches,
+                                                  **self.timeouts)
             else:
                 from npu_graph.distributed import DataParallel
 
-                self._parallel = DataParallel(self.graph, self.devices)
+                self._parallel = DataParallel(self.graph, self.devices, **self.timeouts)
         return self
 
     def run(self, *inputs, input_data=None):
@@ -99,6 +114,7 @@ class GraphExecutor:
                                  "not both")
             inputs = self._arrange(input_data)
         if self._parallel is not None:
+            self.graph.check_layouts(inputs)
             with self._collective:  # one collective at a time across the ranks
                 return self.graph.structured(self._parallel.run(inputs))
         return self.graph(*inputs)
@@ -116,19 +132,27 @@ class GraphExecutor:
         return self._pool.submit(self.run, *inputs, input_data=input_data)
 
     def close(self) -> None:
-        """Wait for the runs in flight, stop the worker threads and the other ranks."""
+        """Wait for the runs in flight, stop the worker threads and the other ranks.
+        Raises a RankError only for a rank failure no run has reported yet."""
         if self._pool is not None:
             self._pool.shutdown(wait=True)
             self._pool = None
         if self._parallel is not None:
-            self._parallel.close()
-            self._parallel = None
+            parallel, self._parallel = self._parallel, None
+            parallel.close()
 
     def __enter__(self) -> GraphExecutor:
         return self
 
-    def __exit__(self, *exc) -> None:
-        self.close()
+    def __exit__(self, exc_type, exc, tb) -> None:
+        """close(); an error already on its way out stays the one raised (what
+        close found is added to it as a note)."""
+        try:
+            self.close()
+        except Exception as e:  # noqa: BLE001 - never a second traceback over the first
+            if exc is None:
+                raise
+            exc.add_note(f"while closing the executor: {e}")
 
     def _arrange(self, data) -> tuple[torch.Tensor, ...]:
         if isinstance(data, torch.Tensor):
@@ -198,6 +222,7 @@ class GraphExecutor:
         data = next(source, _END)
         if data is _END:
             return _END
+        self.graph.check_layouts(self._arrange(data))   # before contiguous() hides the layout
         inputs = tuple(x.contiguous() if isinstance(x, torch.Tensor) else x
                        for x in self._arrange(data))
         if self._parallel is None:

@@ -40,7 +40,7 @@ from xdsl.dialects.builtin import ModuleOp, StringAttr
 
 from ge_dialect import ascend, find_func
 from npu_graph import compiler
-from npu_graph.distributed import _init, start_ranks, stop_ranks
+from npu_graph.distributed import COLLECTIVE_TIMEOUT_S, STARTUP_TIMEOUT_S, Ranks
 from npu_graph.graph import OptimizedGraph
 from passes.pipelines import DEFAULT_MAX_STREAMS, pipeline_parallel_passes
 from runtime import cost_model, kernels, multicard
@@ -196,19 +196,12 @@ class DistTransport:
         self.pending.clear()
 
 
-def _serve_stage(rank: int, world: int, port: int, path: str) -> None:
-    """A rank started by PipelineParallel: join the group, then `serve_stage`."""
-    torch.set_num_threads(1)
-    _init(rank, world, port)
-    serve_stage(path)
-
-
-def serve_stage(path: str) -> None:
-    """Rank k > 0 of an initialized group: load stage k from its `.npu` file, then
-    run it on every micro-batch rank 0 announces, until rank 0 closes."""
+def serve_stage(stage) -> None:
+    """Rank k > 0 of an initialized group: run stage k (an optimized graph, or the
+    path of its `.npu` file) on every micro-batch rank 0 announces, until rank 0 closes."""
     from npu_graph.artifact import load
 
-    executable = load(path).executable
+    executable = (load(str(stage)) if isinstance(stage, str | os.PathLike) else stage).executable
     transport = DistTransport()
     executable.transport = transport
     last = dist.get_rank() == dist.get_world_size() - 1
@@ -235,7 +228,9 @@ class PipelineParallel:
     """`devices` ranks, one pipeline stage each, running micro-batches GPipe-style."""
 
     def __init__(self, graph: OptimizedGraph, devices: int, micro_batches: int | None = None,
-                 max_streams: int = DEFAULT_MAX_STREAMS):
+                 max_streams: int = DEFAULT_MAX_STREAMS,
+                 startup_timeout: float = STARTUP_TIMEOUT_S,
+                 collective_timeout: float = COLLECTIVE_TIMEOUT_S):
         if not isinstance(devices, int) or devices < 2:
             raise ValueError(f"pipeline parallel needs devices >= 2 (one stage each), "
                              f"got {devices!r}")
@@ -248,11 +243,15 @@ class PipelineParallel:
         self._setup(partition(graph, devices, max_streams), micro_batches)
         self._dir = tempfile.TemporaryDirectory(prefix="npu_graph_pp_")
         paths = save_stages(self.stages, self._dir.name)
-        self._procs = start_ranks(_serve_stage, devices, paths)
+        try:
+            self.ranks = Ranks.start("pipeline", paths, startup_timeout, collective_timeout)
+        except BaseException:
+            self._dir.cleanup()
+            raise
 
     @classmethod
-    def joined(cls, stages: list[OptimizedGraph], micro_batches: int | None = None
-               ) -> PipelineParallel:
+    def joined(cls, stages: list[OptimizedGraph], micro_batches: int | None = None,
+               collective_timeout: float | None = None) -> PipelineParallel:
         """Rank 0 of a group someone else started (torchrun): `stages` from
         `partition`, saved with `save_stages` where rank k runs `serve_stage`."""
         if dist.get_world_size() != len(stages):
@@ -260,7 +259,7 @@ class PipelineParallel:
                              f"{dist.get_world_size()}")
         self = cls.__new__(cls)
         self._setup(stages, micro_batches)
-        self._dir, self._procs = None, []
+        self._dir, self.ranks = None, Ranks.joined(collective_timeout)
         return self
 
     def _setup(self, stages: list[OptimizedGraph], micro_batches: int | None) -> None:
@@ -269,11 +268,28 @@ class PipelineParallel:
         self.result_types = list(find_func(stages[-1].module).function_type.outputs.data)
         self.size = find_func(stages[0].module).function_type.inputs.data[0].get_shape()[0]
         self.last_micro_batches = micro_batches or 1
+        self.runs = 0
         self.transport = DistTransport(self.stride)
         stages[0].executable.transport = self.transport
 
     def run(self, inputs: Sequence[torch.Tensor]) -> list[torch.Tensor]:
+        from runtime.program import check_inputs
+
         count, chunks = _micro_batches(inputs, self.size, self.micro_batches)
+        # Checked before any rank hears of the run (see DataParallel.run).
+        check_inputs(self.stages[0].executable.arg_types, [c[0] for c in chunks])
+        self.runs += 1
+        self.ranks.check(f"waiting for batch {self.runs} (it exited after the previous run)")
+        try:
+            results = self._run(count, chunks)
+        except Exception as e:  # noqa: BLE001 - any failure half-way leaves the ranks out of step
+            self.transport.pending.clear()
+            self.ranks.fail(e, f"running batch {self.runs} (pipeline parallel: {count} "
+                               "micro-batches through the stages)")
+        self.last_micro_batches = count
+        return [torch.cat(parts, dim=0) for parts in zip(*results)]
+
+    def _run(self, count: int, chunks) -> list[list[torch.Tensor]]:
         dist.broadcast_object_list([(count, self.stride, self.first_out)], src=0)
         stage0 = self.stages[0].executable
         for m in range(count):
@@ -289,8 +305,7 @@ class PipelineParallel:
                 self.transport.recv(o, last, self.first_out + i)
             results.append(outs)
         self.transport.flush()
-        self.last_micro_batches = count
-        return [torch.cat(parts, dim=0) for parts in zip(*results)]
+        return results
 
     def simulated(self, hardware: cost_model.Hardware = cost_model.DEFAULT_HARDWARE
                   ) -> multicard.Timeline:
@@ -299,4 +314,9 @@ class PipelineParallel:
         return multicard.simulate_pipeline(stages, self.last_micro_batches, self.size, hardware)
 
     def close(self) -> None:
-        stop_ranks(self._procs, self._dir)
+        try:
+            self.ranks.stop()
+        finally:
+            if self._dir is not None:
+                self._dir.cleanup()
+                self._dir = None

@@ -88,6 +88,11 @@ def unregister(name: str) -> None:
     _REGISTRY.pop(canonical_name(name), None)
 
 
+def registered() -> list[CustomKernel]:
+    """Every registered kernel (multi-card ranks import the modules defining them)."""
+    return list(_REGISTRY.values())
+
+
 def lookup(name: str) -> CustomKernel | None:
     return _REGISTRY.get(canonical_name(name))
 

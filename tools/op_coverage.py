@@ -193,7 +193,7 @@ def run_sample(op, sample) -> tuple[str, str, dict[str, str]]:
 
     leaves, spec = pytree.tree_flatten(((sample.input, *sample.args), sample.kwargs))
     slots = [i for i, x in enumerate(leaves) if isinstance(x, torch.Tensor)]
-    inputs = tuple(leaves[i].detach().clone() for i in slots)
+    inputs = tuple(_laid_out_like(leaves[i]) for i in slots)
     model = _Call(op.op, spec, leaves, slots)
     try:
         expected = _eager(model, inputs)
@@ -204,7 +204,7 @@ def run_sample(op, sample) -> tuple[str, str, dict[str, str]]:
         return "out_of_scope", "returns no tensor", {}
     # A second run on other values (floats negated; indices and masks kept)
     # must not change the inputs or what the first run returned.
-    varied = tuple(-t if t.is_floating_point() else t.clone() for t in inputs)
+    varied = tuple(_laid_out_like(t, -t if t.is_floating_point() else t) for t in inputs)
     try:
         expected_varied = _eager(model, varied)
     except Exception:  # noqa: BLE001 - eager refuses them: run the same values again
@@ -236,9 +236,24 @@ def run_sample(op, sample) -> tuple[str, str, dict[str, str]]:
     return status, detail, {}
 
 
+def _laid_out_like(t: torch.Tensor, values: torch.Tensor | None = None) -> torch.Tensor:
+    """A copy of `t` (or of `values` in its place) in a copy of t's whole storage,
+    at t's storage offset and strides: a sample that is a view (as_strided's
+    partial_views) stays one, so ops that read beneath the view see what eager
+    sees."""
+    whole = torch.empty(0, dtype=t.dtype).set_(t.detach().untyped_storage()).clone()
+    copy = whole.as_strided(t.shape, t.stride(), t.storage_offset())
+    if values is not None:
+        try:
+            copy.copy_(values)
+        except RuntimeError:   # overlapping elements (a stride 0) take no copy_
+            return values.clone()
+    return copy
+
+
 def _eager(model: torch.nn.Module, inputs: tuple) -> list[torch.Tensor]:
     with torch.no_grad():
-        return [t.clone() for t in _tensors(model(*[t.clone() for t in inputs]))]
+        return [t.clone() for t in _tensors(model(*[_laid_out_like(t) for t in inputs]))]
 
 
 def _same(a: torch.Tensor, b: torch.Tensor) -> bool:

@@ -286,7 +286,7 @@ ATEN_TO_GE: dict[Any, Builder] = {
     aten.unbind.int: shape.unbind,
     aten.slice_scatter.default: shape.slice_scatter,
     aten.index_reduce.default: shape.index_reduce,
-    aten.as_strided.default: shape.as_strided,              # of a contiguous tensor
+    aten.as_strided.default: shape.as_strided,              # through the input's layout
     aten.as_strided_copy.default: shape.as_strided,
     aten.unfold.default: shape.unfold,
     aten.diagonal.default: shape.diagonal,

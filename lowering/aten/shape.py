@@ -12,6 +12,7 @@ from xdsl.dialects.builtin import DYNAMIC_INDEX
 from ge_dialect import ge
 from lowering.aten.common import (
     INT64_MAX,
+    VIEW_OPS,
     Builder,
     Unsupported,
     Value,
@@ -338,20 +339,68 @@ def _gather_flat(g, x, positions: torch.Tensor) -> Value:
     return g.emit(ge.GatherOp(flat, _index_constant(g, positions, "positions"), 0))
 
 
+def _strided_positions(size: Sequence[int], stride: Sequence[int], offset: int) -> torch.Tensor:
+    """The storage position of every element of a strided view, in its shape."""
+    positions = torch.full(tuple(size), offset, dtype=torch.int64)
+    for dim, (n, step) in enumerate(zip(size, stride)):
+        shape = [1] * len(size)
+        shape[dim] = n
+        positions = positions + (torch.arange(n) * step).reshape(shape)
+    return positions
+
+
+def _view_name(node: Any) -> str:
+    return getattr(node.target, "__name__", str(node.target)).partition(".")[0]
+
+
+def _storage_input(g, node: Any) -> int | None:
+    """The graph input whose storage `node` views (through view ops), if any."""
+    while getattr(node, "op", None) == "call_function" and _view_name(node) in VIEW_OPS:
+        node = node.args[0]
+    return next((i for i, n in enumerate(g.user_inputs) if n is node), None)
+
+
 def as_strided(g, a) -> Value:
-    """as_strided of a contiguous tensor: a gather of the elements it addresses."""
+    """as_strided reads the storage beneath its input, as eager does: the
+    elements it addresses are looked up among the input's own elements through
+    the input's layout as traced (storage offset and strides), then gathered.
+    An element outside the input's view is refused: eager reads the base tensor
+    there, and the graph has only the view. When that storage is a graph
+    input's, its layout is recorded (ge_dialect.STORAGE_LAYOUTS) and a call with
+    another layout is refused, since eager would then read other elements."""
     x = g.typed(a["self"])
     example = meta(a["self"])
-    if not (is_static_shape(ge.shape_of(x)) and example.is_contiguous()):
-        raise Unsupported("as_strided of a tensor that is not contiguous or not static")
-    positions = torch.full(tuple(a["size"]), a.get("storage_offset") or 0, dtype=torch.int64)
-    for dim, (size, stride) in enumerate(zip(a["size"], a["stride"])):
-        shape = [1] * len(a["size"])
-        shape[dim] = size
-        positions = positions + (torch.arange(size) * stride).reshape(shape)
-    if positions.numel() and (positions.max() >= example.numel() or positions.min() < 0):
-        raise Unsupported("as_strided beyond the tensor's elements")
-    return _gather_flat(g, x, positions)
+    if not (is_static_shape(ge.shape_of(x)) and all(isinstance(d, int) for d in example.stride())
+            and isinstance(example.storage_offset(), int)):
+        raise Unsupported("as_strided of a tensor whose shape or layout is not static")
+    offset = a.get("storage_offset")
+    offset = example.storage_offset() if offset is None else offset
+    wanted = _strided_positions(a["size"], a["stride"], offset)
+    have = _strided_positions(example.shape, example.stride(), example.storage_offset()).flatten()
+    index = torch.zeros(wanted.shape, dtype=torch.int64)
+    if wanted.numel():
+        if not have.numel():
+            raise Unsupported("as_strided of an empty tensor reads no element it has")
+        sorted_have, order = have.sort()
+        at = torch.searchsorted(sorted_have, wanted.flatten()).clamp(max=have.numel() - 1)
+        outside = sorted_have[at] != wanted.flatten()
+        if outside.any():
+            where = int(wanted.flatten()[outside][0])
+            raise Unsupported(
+                f"as_strided reads storage element {where}, outside its input's view "
+                f"(size {list(example.shape)}, strides {list(example.stride())}, storage offset "
+                f"{example.storage_offset()}): eager reads the tensor beneath the view there, "
+                "and the graph receives only the view's elements. Pass the base tensor as "
+                "the input, or x.contiguous() if only the view's elements were meant")
+        index = order[at].reshape(wanted.shape)
+    root = _storage_input(g, a["self"])
+    if root is not None:   # without a storage_offset, only the strides place what it reads
+        base = meta(g.user_inputs[root])
+        absolute = a.get("storage_offset") is not None or root in g.storage_layouts and (
+            g.storage_layouts[root][0] is not None)
+        g.storage_layouts[root] = (base.storage_offset() if absolute else None,
+                                   tuple(base.stride()))
+    return _gather_flat(g, x, index)
 
 
 def unfold(g, a) -> Value:
