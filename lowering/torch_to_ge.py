@@ -489,6 +489,8 @@ class _GraphImporter:
         data = tensor.detach().contiguous()
         if splat:
             data = data.reshape(-1)[:1]
+        if data.dtype == torch.bfloat16:  # NumPy has no bfloat16: its raw 16-bit words
+            data = data.view(torch.int16)
         attr = DenseIntOrFPElementsAttr(TensorType(element, list(tensor.shape)),
                                         BytesAttr(data.numpy().tobytes()))
         op = ge.ConstOp(attr)
