@@ -133,7 +133,11 @@ class GEBackend:
         eager = gm.forward
         # Dynamo reads the graph it handed over after this call: change a copy.
         gm = GraphModule(gm, gm.graph.__deepcopy__())
-        user = _freeze_weights(gm, example_inputs)
+        try:
+            user, weights = _freeze_weights(gm, example_inputs)
+        except GEImportError as e:
+            report.reason = str(e)
+            return eager
         # New tensor objects on the same data: export marks what it is given, and
         # Dynamo guards on the caller's tensors.
         inputs = [_alias(example_inputs[i]) for i in user]
@@ -153,18 +157,21 @@ class GEBackend:
             return eager
         try:
             compiled = self._optimize(import_exported(ep, what="the Dynamo graph"))
+            call = compiled.executable.run
+            report.status, report.pieces = "compiled", 1
         except UnsupportedOpError as e:
-            split = self._split(ep, e.ops, dynamic is not None, report)
-            if split is None:
+            call = self._split(ep, e.ops, dynamic is not None, report)
+            if call is None:
                 return eager
-            return lambda *args: split(*[args[i] for i in user])
         except GEImportError as e:
             report.reason = str(e).splitlines()[0]
             return eager
-        report.status, report.pieces = "compiled", 1
+        frozen = _FrozenWeights(weights)
 
         def run(*args):
-            return tuple(compiled.executable.run(*[args[i] for i in user]))
+            frozen.check(args)
+            out = call(*[args[i] for i in user])
+            return tuple(out) if isinstance(out, (list, tuple)) else (out,)
         return run
 
     def _optimize(self, module) -> OptimizedGraph:
@@ -230,6 +237,30 @@ class GEBackend:
         return count, more
 
 
+class _FrozenWeights:
+    """The weights a graph was compiled with, checked on every call: the same
+    tensor objects, not modified in place since (their version counter), so a
+    changed weight is an error rather than a stale answer."""
+
+    def __init__(self, weights: dict[int, torch.Tensor]):
+        self.weights = [(i, t, _version(t)) for i, t in weights.items()]
+
+    def check(self, args) -> None:
+        for i, tensor, version in self.weights:
+            if args[i] is not tensor or _version(tensor) != version:
+                raise BackendError(
+                    "a parameter or buffer changed after torch.compile(backend='ge') "
+                    "compiled it (weights are read once, as constants); call "
+                    "torch._dynamo.reset() and compile again")
+
+
+def _version(t: torch.Tensor) -> int | None:
+    try:
+        return t._version
+    except RuntimeError:  # an inference tensor has no version counter (and cannot change)
+        return None
+
+
 class _CompiledPiece(torch.nn.Module):
     """One compiled piece of a split graph, called with the piece's inputs."""
 
@@ -287,10 +318,12 @@ def _core_aten_table():
     return table
 
 
-def _freeze_weights(gm: GraphModule, example_inputs: list) -> list[int]:
+def _freeze_weights(gm: GraphModule, example_inputs: list
+                    ) -> tuple[list[int], dict[int, torch.Tensor]]:
     """Dynamo's parameter and buffer inputs become attributes of `gm` (no copy);
     size inputs are read from a tensor's dims instead. Returns the indices of
-    the inputs left, the tensors the compiled graph is called with."""
+    the inputs left (the tensors the compiled graph is called with) and the
+    weights by input index."""
     placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
     weights, user = {}, []
     for i, node in enumerate(placeholders):
@@ -304,7 +337,7 @@ def _freeze_weights(gm: GraphModule, example_inputs: list) -> list[int]:
             user.append(i)
     _freeze_placeholders(gm, weights)
     _sizes_from_dims(gm, [n for n in placeholders if n not in weights])
-    return user
+    return user, {placeholders.index(n): t for n, t in weights.items()}
 
 
 def _freeze_placeholders(gm: GraphModule, tensors: dict[Node, torch.Tensor]) -> None:
@@ -337,7 +370,10 @@ def _sizes_from_dims(gm: GraphModule, placeholders: list[Node]) -> None:
         if node.users:
             where = dims.get(str(node.meta["example_value"].node.expr))
             if where is None:
-                continue  # a size of no tensor input: the graph stays eager
+                raise GEImportError(
+                    f"input '{node.name}' is a symbolic integer that is no tensor's size; "
+                    "GE graphs take tensors only (torch.compile(..., dynamic=False) "
+                    "specializes it)")
             with gm.graph.inserting_after(where[0]):
                 size = gm.graph.call_function(torch.ops.aten.sym_size.int, where)
             node.replace_all_uses_with(size)
