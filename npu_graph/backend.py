@@ -29,6 +29,7 @@ from __future__ import annotations
 import collections
 import logging
 import operator
+import warnings
 from dataclasses import dataclass, field, fields
 
 import torch
@@ -190,13 +191,17 @@ class GEBackend:
                              "would cross the pieces): " + _names(broken))
             return None
         try:
-            aten = ep.run_decompositions(_core_aten_table())
+            with warnings.catch_warnings():  # torch 2.13 warns about its own pytree internals
+                warnings.filterwarnings("ignore", r".*LeafSpec", FutureWarning)
+                aten = ep.run_decompositions(_core_aten_table())
         except Exception as e:  # torch raises many types; this graph then runs in eager
             report.reason = f"decomposing for a split failed: {type(e).__name__}: {e}"
             return None
         names = {b.op for b in broken}
         for _ in range(MAX_SPLIT_ROUNDS):
-            split = _partition(aten.module(), names)
+            with warnings.catch_warnings():
+                warnings.filterwarnings("ignore", r".*LeafSpec", FutureWarning)
+                split = _partition(aten.module(), names)
             pieces, more = self._compile_pieces(split, ep)
             if not more:
                 report.status, report.pieces = "split", pieces
