@@ -2,6 +2,10 @@
 greedy tokens equal eager's with the default (dynamic) cache, and without a
 cache in bf16; the static cache runs in eager, and the report says why."""
 
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 import torch
 import torch._dynamo
@@ -66,3 +70,12 @@ def test_bf16_generate_without_a_cache():
     assert ((prefill - eager).abs().max() / eager.abs().max()).item() < 2e-2
     # the prompt's graph, then one with a symbolic length for every longer one
     assert [r.status for r in reports] == ["compiled"] * 2
+
+
+def test_the_example_runs():
+    example = Path(__file__).parents[2] / "examples" / "hf_generate.py"
+    r = subprocess.run([sys.executable, str(example), "--tokens", "1", "--cache", "none"],
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "1 tokens match eager token for token" in r.stdout
+    assert "ge graph 0: 172 ops, compiled whole" in r.stderr
