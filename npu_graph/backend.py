@@ -437,10 +437,14 @@ def ge_backend(gm: GraphModule, example_inputs):
 
 
 def register_backend() -> None:
-    """Make `torch.compile(..., backend="ge")` find this backend (once per process)."""
+    """Make `torch.compile(..., backend="ge")` find this backend (once per process).
+
+    The installed package also declares it as a `torch_dynamo_backends` entry
+    point, which Dynamo loads and registers itself; then this does nothing."""
     from torch._dynamo.backends import registry
 
-    if "ge" not in registry._COMPILER_FNS:
+    pending_entry_point = registry._BACKENDS.get("ge") is not None
+    if "ge" not in registry._COMPILER_FNS and not pending_entry_point:
         registry.register_backend(ge_backend, name="ge")
 
 
