@@ -23,9 +23,9 @@ become `ge.custom`. `torch.cond` and `while_loop` become `ge.if` and
 isolated regions, each with its own constants.
 
 Dtypes: float32/16/64, bfloat16, int64/32/8 and bool tensors import as
-f32/f16/f64, bf16, i64/i32/i8 and i1. Operands are cast to the dtype PyTorch computed for the
-node (`ge.cast`), so type promotion (int + float, sum of booleans) is explicit
-in the IR. Dynamic dims (torch.export `Dim`) import as `?`; a size an op
+f32/f16/f64, bf16, i64/i32/i8 and i1. Operands are cast to the dtype PyTorch
+computed for the node (`ge.cast`), so type promotion (int + float, sum of
+booleans) is explicit in the IR. Dynamic dims (torch.export `Dim`) import as `?`; a size an op
 needs at run time (`arange(T)`, `x[:T]`, a view with several `?` dims) is
 computed in the graph from the inputs' dims (`ge.dim`, then `ge.add`/`ge.mul`
 for sums and products of them) and passed to the op as a 0-d i64 operand.
