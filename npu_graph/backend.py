@@ -36,11 +36,13 @@ import torch
 from torch.fx import GraphModule, Node
 from torch.fx.passes.infra.partitioner import CapabilityBasedPartitioner
 from torch.fx.passes.operator_support import OperatorSupportBase
+from xdsl.passes import PassPipeline
 
 from lowering.aten.common import GEImportError
 from lowering.torch_to_ge import UnsupportedOp, UnsupportedOpError, export, import_exported
 from npu_graph.graph import GEGraph, OptimizedGraph
-from npu_graph.optimizer import CompileError
+from passes import get_all_passes
+from passes.pipelines import DEFAULT_MAX_STREAMS, build_pipeline
 
 log = logging.getLogger("npu_graph.backend")
 
@@ -77,12 +79,17 @@ class CompilerConfig:
     enable_constant_folding: bool = True
     enable_dead_code_elimination: bool = True
     memory_limit_mb: float | None = None
-    max_streams: int = 4
+    max_streams: int = DEFAULT_MAX_STREAMS
 
     def check(self) -> None:
+        """A bad mode or flag is refused when the backend is made, not per graph."""
         if self.mode not in MODES:
             raise BackendError(f"CompilerConfig.mode is {self.mode!r}; allowed: "
                                f"{', '.join(MODES)}")
+        try:  # parsing the pipeline checks every pass option (precision mode, ...)
+            PassPipeline.parse_spec(get_all_passes(), build_pipeline(**self.optimize_flags()))
+        except ValueError as e:
+            raise BackendError(f"CompilerConfig: {e}") from None
 
     def optimize_flags(self) -> dict:
         """The keywords of `GEGraph.optimize` (passes/pipelines.py builds the pipeline)."""

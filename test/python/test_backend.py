@@ -146,6 +146,11 @@ def test_bad_mode_names_the_allowed_ones():
         get_npu_backend(compiler_config=CompilerConfig(mode="fast"))
 
 
+def test_bad_precision_mode_is_refused_when_the_backend_is_made():
+    with pytest.raises(BackendError, match="mode must be one of must_keep_origin_dtype"):
+        get_npu_backend(compiler_config=CompilerConfig(precision_mode="fp8"))
+
+
 def test_changed_weights_are_an_error_not_a_stale_answer():
     model, x = _model(), torch.randn(3, 8)
     compiled = torch.compile(model, backend="ge")
