@@ -127,6 +127,19 @@ def test_dynamic_compiles_once_for_every_batch():
     assert [r.status for r in backend.reports] == ["compiled"]
 
 
+def test_a_break_in_a_symbolic_graph_runs_it_in_eager_and_says_why():
+    backend = get_npu_backend()
+    model = _model(Broken)
+    compiled = torch.compile(model, backend=backend, dynamic=True)
+    with torch.no_grad():
+        for n in (2, 5):
+            x = torch.randn(n, 8)
+            close(compiled(x)[0], model(x)[0])
+    (report,) = backend.reports
+    assert report.status == "eager" and "symbolic sizes" in report.reason
+    assert "ge_test.mystery.default" in report.reason
+
+
 def test_reduce_overhead_refuses_symbolic_sizes():
     backend = get_npu_backend(compiler_config=CompilerConfig(mode="reduce-overhead"))
     compiled = torch.compile(_model(), backend=backend, dynamic=True)
