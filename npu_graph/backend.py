@@ -52,6 +52,7 @@ MODES = ("max-autotune", "reduce-overhead")
 MAX_SPLIT_ROUNDS = 4
 FUSED_PREFIX = "ge_piece_"
 MAX_REPORTS = 64  # the reports a backend keeps, newest last
+CARRIER = "ge_size_carrier"  # node meta: a placeholder carrying an integer as its dim
 
 
 class BackendError(ValueError):
@@ -141,14 +142,14 @@ class GEBackend:
         eager = gm.forward
         # Dynamo reads the graph it handed over after this call: change a copy.
         gm = GraphModule(gm, gm.graph.__deepcopy__())
-        try:
-            user, weights = _freeze_weights(gm, example_inputs)
-        except GEImportError as e:
-            report.reason = str(e)
+        user, carried, weights = _freeze_weights(gm, example_inputs)
+        if any(_hint(example_inputs[i]) < 0 for i in carried):
+            report.reason = "a negative integer input, which no dim can carry"
             return eager
         # New tensor objects on the same data: export marks what it is given, and
         # Dynamo guards on the caller's tensors.
-        inputs = [_alias(example_inputs[i]) for i in user]
+        inputs = [_as_dim(_hint(example_inputs[i])) if i in carried else _alias(example_inputs[i])
+                  for i in user]
         if not all(isinstance(x, torch.Tensor) for x in inputs):
             report.reason = "a graph input is not a tensor"
             return eager
@@ -178,7 +179,9 @@ class GEBackend:
 
         def run(*args):
             frozen.check(args)
-            out = call(*[args[i] for i in user])
+            if any(args[i] < 0 for i in carried):
+                return eager(*args)  # no dim carries a negative integer
+            out = call(*[_as_dim(args[i]) if i in carried else args[i] for i in user])
             return tuple(out) if isinstance(out, (list, tuple)) else (out,)
         return run
 
@@ -331,11 +334,11 @@ def _core_aten_table():
 
 
 def _freeze_weights(gm: GraphModule, example_inputs: list
-                    ) -> tuple[list[int], dict[int, torch.Tensor]]:
+                    ) -> tuple[list[int], set[int], dict[int, torch.Tensor]]:
     """Dynamo's parameter and buffer inputs become attributes of `gm` (no copy);
-    size inputs are read from a tensor's dims instead. Returns the indices of
-    the inputs left (the tensors the compiled graph is called with) and the
-    weights by input index."""
+    size inputs are read from a tensor's dims instead (`_sizes_from_dims`).
+    Returns the indices of the inputs the compiled graph is called with, those
+    of them that are integers carried as a dim, and the weights by index."""
     placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
     weights, user = {}, []
     for i, node in enumerate(placeholders):
@@ -345,11 +348,15 @@ def _freeze_weights(gm: GraphModule, example_inputs: list
         if ("._parameters[" in source or "._buffers[" in source) and isinstance(
                 example_inputs[i], torch.Tensor):
             weights[node] = example_inputs[i]
-        elif not isinstance(example_inputs[i], torch.SymInt | int):
+        else:
             user.append(i)
+    sizes = {i for i, n in enumerate(placeholders)
+             if isinstance(n.meta.get("example_value"), torch.SymInt)}
     _freeze_placeholders(gm, weights)
-    _sizes_from_dims(gm, [n for n in placeholders if n not in weights])
-    return user, {placeholders.index(n): t for n, t in weights.items()}
+    carried = _sizes_from_dims(gm, [n for n in placeholders if n not in weights])
+    carried = {placeholders.index(n) for n in carried}
+    user = [i for i in user if i in carried or i not in sizes]
+    return user, carried, {placeholders.index(n): t for n, t in weights.items()}
 
 
 def _freeze_placeholders(gm: GraphModule, tensors: dict[Node, torch.Tensor]) -> None:
@@ -366,9 +373,12 @@ def _freeze_placeholders(gm: GraphModule, tensors: dict[Node, torch.Tensor]) -> 
     gm.recompile()
 
 
-def _sizes_from_dims(gm: GraphModule, placeholders: list[Node]) -> None:
+def _sizes_from_dims(gm: GraphModule, placeholders: list[Node]) -> list[Node]:
     """A symbolic size input (Dynamo's `s0`) becomes `aten.sym_size` of a tensor
-    input with that dim, and its placeholder goes, so graphs take tensors only."""
+    input with that dim, and its placeholder goes, so graphs take tensors only.
+    A symbolic integer that is no input's dim (a cache's length) is carried as
+    the dim of an empty tensor, `torch.empty(n, 0)`: the importer reads it as
+    any other input dim. Returns the placeholders carried so."""
     dims = {}
     for node in placeholders:
         val = node.meta.get("example_value")
@@ -376,21 +386,34 @@ def _sizes_from_dims(gm: GraphModule, placeholders: list[Node]) -> None:
             for d, size in enumerate(val.shape):
                 if isinstance(size, torch.SymInt):
                     dims.setdefault(str(size.node.expr), (node, d))
+    carried = []
     for node in placeholders:
         if not isinstance(node.meta.get("example_value"), torch.SymInt):
             continue
         if node.users:
             where = dims.get(str(node.meta["example_value"].node.expr))
             if where is None:
-                raise GEImportError(
-                    f"input '{node.name}' is a symbolic integer that is no tensor's size; "
-                    "GE graphs take tensors only (torch.compile(..., dynamic=False) "
-                    "specializes it)")
+                with gm.graph.inserting_before(node):
+                    carrier = gm.graph.placeholder(f"{node.name}_as_dim")
+                carrier.meta[CARRIER] = True
+                carried.append(node)
+                where = (carrier, 0)
             with gm.graph.inserting_after(where[0]):
                 size = gm.graph.call_function(torch.ops.aten.sym_size.int, where)
             node.replace_all_uses_with(size)
         gm.graph.erase_node(node)
     gm.recompile()
+    return carried
+
+
+def _as_dim(n: int) -> torch.Tensor:
+    """An integer input as the dim of an empty tensor (see `_sizes_from_dims`)."""
+    return torch.empty(n, 0)
+
+
+def _hint(size) -> int:
+    """The value Dynamo traced a SymInt input with (int() would add a guard)."""
+    return size.node.hint if isinstance(size, torch.SymInt) else int(size)
 
 
 def _dynamic_shapes(gm: GraphModule):
@@ -403,6 +426,8 @@ def _dynamic_shapes(gm: GraphModule):
         val = node.meta.get("example_value")
         spec = {d: torch.export.Dim.DYNAMIC for d, size in enumerate(getattr(val, "shape", ()))
                 if _symbolic(size)}
+        if node.meta.get(CARRIER):
+            spec = {0: torch.export.Dim.DYNAMIC}
         any_dynamic |= bool(spec)
         specs.append(spec or None)
     return tuple(specs) if any_dynamic else None

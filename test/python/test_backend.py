@@ -127,6 +127,20 @@ def test_dynamic_compiles_once_for_every_batch():
     assert [r.status for r in backend.reports] == ["compiled"]
 
 
+def test_a_symbolic_integer_input_is_carried_as_a_dim():
+    """`n` is no tensor's size: it reaches the GE graph as the dim of an empty
+    tensor, so one graph serves every n (and a negative n runs in eager)."""
+    def head(x, n):
+        return torch.tanh(x[:, :n]) * 2
+
+    backend = get_npu_backend()
+    compiled = torch.compile(head, backend=backend, dynamic=True)
+    x = torch.randn(3, 10)
+    for n in (4, 6, 9, -2):
+        close(compiled(x, n), head(x, n))
+    assert backend.reports[0].status == "compiled"
+
+
 def test_a_break_in_a_symbolic_graph_runs_it_in_eager_and_says_why():
     backend = get_npu_backend()
     model = _model(Broken)
