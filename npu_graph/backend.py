@@ -31,6 +31,7 @@ import logging
 import operator
 import warnings
 from dataclasses import dataclass, field, fields
+from typing import TYPE_CHECKING
 
 import torch
 from torch.fx import GraphModule, Node
@@ -38,11 +39,12 @@ from torch.fx.passes.infra.partitioner import CapabilityBasedPartitioner
 from torch.fx.passes.operator_support import OperatorSupportBase
 from xdsl.passes import PassPipeline
 
-from lowering.aten.common import GEImportError
-from lowering.torch_to_ge import UnsupportedOp, UnsupportedOpError, export, import_exported
 from npu_graph.graph import GEGraph, OptimizedGraph
 from passes import get_all_passes
 from passes.pipelines import DEFAULT_MAX_STREAMS, build_pipeline
+
+if TYPE_CHECKING:
+    from lowering.torch_to_ge import UnsupportedOp
 
 log = logging.getLogger("npu_graph.backend")
 
@@ -139,6 +141,11 @@ class GEBackend:
         return fn
 
     def _compile(self, gm: GraphModule, example_inputs: list, report: GraphReport):
+        # The importer loads on the first graph: `import npu_graph` stays light
+        # (a process that only loads .npu files never imports it).
+        from lowering.torch_to_ge import (GEImportError, UnsupportedOpError, export,
+                                          import_exported)
+
         eager = gm.forward
         # Dynamo reads the graph it handed over after this call: change a copy.
         gm = GraphModule(gm, gm.graph.__deepcopy__())
@@ -224,12 +231,17 @@ class GEBackend:
     def _compile_pieces(self, split: GraphModule, ep) -> tuple[int, list[UnsupportedOp]]:
         """Replace each fused piece of `split` by its compiled graph; returns the
         count compiled and the unsupported ops found inside pieces."""
+        from lowering.torch_to_ge import (GEImportError, UnsupportedOpError, export,
+                                          import_exported)
+
         example = _piece_inputs(split, ep)
         count, more = 0, []
         for node in [n for n in split.graph.nodes if n.op == "call_module"]:
             if not node.target.startswith(FUSED_PREFIX) or node.target not in example:
                 continue
-            piece = getattr(split, node.target)
+            # A copy: a piece that does not compile stays as it was, and runs in eager.
+            original = getattr(split, node.target)
+            piece = GraphModule(original, original.graph.__deepcopy__())
             args = example[node.target]
             if not all(isinstance(a, torch.Tensor) for a in args):
                 continue  # a size or scalar crosses into it: keep it eager, never specialized
