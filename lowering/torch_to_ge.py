@@ -22,10 +22,10 @@ become `ge.custom`. `torch.cond` and `while_loop` become `ge.if` and
 `ge.while`; their branch and body graphs are imported recursively into
 isolated regions, each with its own constants.
 
-Dtypes: float32/16/64, int64/32/8 and bool tensors import as f32/f16/f64,
-i64/i32/i8 and i1. Operands are cast to the dtype PyTorch computed for the
-node (`ge.cast`), so type promotion (int + float, sum of booleans) is explicit
-in the IR. Dynamic dims (torch.export `Dim`) import as `?`; a size an op
+Dtypes: float32/16/64, bfloat16, int64/32/8 and bool tensors import as
+f32/f16/f64, bf16, i64/i32/i8 and i1. Operands are cast to the dtype PyTorch
+computed for the node (`ge.cast`), so type promotion (int + float, sum of
+booleans) is explicit in the IR. Dynamic dims (torch.export `Dim`) import as `?`; a size an op
 needs at run time (`arange(T)`, `x[:T]`, a view with several `?` dims) is
 computed in the graph from the inputs' dims (`ge.dim`, then `ge.add`/`ge.mul`
 for sums and products of them) and passed to the op as a 0-d i64 operand.
@@ -497,6 +497,8 @@ class _GraphImporter:
         data = tensor.detach().contiguous()
         if splat:
             data = data.reshape(-1)[:1]
+        if data.dtype == torch.bfloat16:  # NumPy has no bfloat16: its raw 16-bit words
+            data = data.view(torch.int16)
         attr = DenseIntOrFPElementsAttr(TensorType(element, list(tensor.shape)),
                                         BytesAttr(data.numpy().tobytes()))
         op = ge.ConstOp(attr)

@@ -1,6 +1,7 @@
-"""The Python API of the GE article.
+"""The Python API of the GE article, and TorchAir's torch.compile door.
 
     from npu_graph import NpuGraph, GraphParser, GraphOptimizer, GraphExecutor, custom_op
+    torch.compile(model, backend="ge")   # or backend=npu_graph.get_npu_backend(...)
 
 On the CPU there is no `.npu()` or `device='npu'`: inputs are plain CPU
 tensors, the runtime computes on the host and simulates the Ascend timeline.
@@ -9,12 +10,15 @@ The stage functions (import_model, optimize, lower, ...) are in
 """
 
 from npu_graph.artifact import NpuFileError
+from npu_graph.backend import CompilerConfig, explain, get_npu_backend, register_backend
 from npu_graph.custom_op import custom_op
 from npu_graph.graph_executor import GraphExecutor
 from npu_graph.graph import GEGraph, GraphParser, NpuGraph, OptimizedGraph
 from npu_graph.optimizer import CompileError, GraphOptimizer
 
 load = NpuGraph.load
+register_backend()
 
-__all__ = ["CompileError", "GEGraph", "GraphExecutor", "GraphOptimizer", "GraphParser", "NpuFileError",
-           "NpuGraph", "OptimizedGraph", "custom_op", "load"]
+__all__ = ["CompileError", "CompilerConfig", "GEGraph", "GraphExecutor", "GraphOptimizer",
+           "GraphParser", "NpuFileError", "NpuGraph", "OptimizedGraph", "custom_op", "explain",
+           "get_npu_backend", "load"]

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import torch
-from xdsl.dialects.builtin import DYNAMIC_INDEX, f16, f32, f64, i1, i8, i32, i64
+from xdsl.dialects.builtin import DYNAMIC_INDEX, bf16, f16, f32, f64, i1, i8, i32, i64
 from xdsl.ir import Attribute
 
 Value = Any
@@ -22,7 +22,7 @@ Builder = Callable[[Any, dict[str, Any]], Value]
 
 # Element types GE graphs carry, by torch dtype.
 ELEMENT_TYPES: dict[torch.dtype, Attribute] = {
-    torch.float32: f32, torch.float16: f16, torch.float64: f64, torch.bool: i1,
+    torch.float32: f32, torch.float16: f16, torch.bfloat16: bf16, torch.float64: f64, torch.bool: i1,
     torch.int8: i8, torch.int32: i32, torch.int64: i64,
 }
 INT64_MAX = 2**63 - 1

@@ -1,0 +1,539 @@
+"""The torch.compile backend: TorchAir's door to the same compiler as NpuGraph.
+
+    model = torch.compile(model, backend="ge")
+    model = torch.compile(model, backend=npu_graph.get_npu_backend(
+        compiler_config=npu_graph.CompilerConfig(mode="max-autotune")))
+
+Dynamo hands over FX graphs of torch-level calls. Each one takes the road of
+`NpuGraph`, with no compiler of its own: the graph's parameters and buffers
+become module attributes (so they import as weights, read once at compile
+time, as TorchAir's `frozen_parameter`), `torch.export` turns it into ATen
+(`lowering/torch_to_ge.py` `export` and `import_exported`), and the GE graph
+is optimized by the pipeline builder (`GEGraph.optimize`) and run by the
+runtime's executable.
+
+An op the importer cannot map is a graph break: the ATen graph is split
+with torch's `CapabilityBasedPartitioner` around the unsupported nodes, the
+supported pieces are compiled as above, and the rest runs in eager, so the
+answer stays right. Each graph logs one line on the `npu_graph.backend`
+logger; `explain(model, *inputs)` collects them with Dynamo's own breaks.
+
+Dynamic shapes: a graph Dynamo traced with symbolic sizes is exported with
+those dims marked `Dim.DYNAMIC`, so they import as `?` dims. Where the
+importer cannot express a symbolic size, or a split would pass a size
+between pieces, that graph runs in eager and its report says why.
+"""
+
+from __future__ import annotations
+
+import collections
+import logging
+import operator
+import warnings
+from dataclasses import dataclass, field, fields
+from typing import TYPE_CHECKING
+
+import torch
+from torch.fx import GraphModule, Node
+from torch.fx.passes.infra.partitioner import CapabilityBasedPartitioner
+from torch.fx.passes.operator_support import OperatorSupportBase
+from xdsl.passes import PassPipeline
+
+from npu_graph.graph import GEGraph, OptimizedGraph
+from passes import get_all_passes
+from passes.pipelines import DEFAULT_MAX_STREAMS, build_pipeline
+
+if TYPE_CHECKING:
+    from lowering.torch_to_ge import UnsupportedOp
+
+log = logging.getLogger("npu_graph.backend")
+
+MODES = ("max-autotune", "reduce-overhead")
+# Splitting stops after this many rounds (a piece may reveal further unsupported
+# ops when imported alone); what is left then runs in eager.
+MAX_SPLIT_ROUNDS = 4
+FUSED_PREFIX = "ge_piece_"
+MAX_REPORTS = 64  # the reports a backend keeps, newest last
+CARRIER = "ge_size_carrier"  # node meta: a placeholder carrying an integer as its dim
+
+
+class BackendError(ValueError):
+    """The backend refuses a graph or a configuration; the message says what to do."""
+
+
+@dataclass
+class CompilerConfig:
+    """What `get_npu_backend` compiles with, TorchAir's `CompilerConfig` flattened.
+
+    `mode`: "max-autotune" (the whole GE pipeline, dynamic dims allowed) or
+    "reduce-overhead" (static shapes only: one plan per graph, buffers fixed
+    at load; a graph with symbolic sizes is refused). The other fields are
+    the article's `optimize(...)` flags and GE's options (passes/pipelines.py
+    `Flags`): `precision_mode` (GE's, e.g. "allow_mix_precision_bf16"),
+    `enable_memory_reuse`, `max_streams` (GE's ge.streamMaxParallelNum), ...
+    """
+
+    mode: str = "max-autotune"
+    precision_mode: str | None = None
+    enable_op_fusion: bool = True
+    enable_memory_reuse: bool = True
+    enable_task_parallel: bool = True
+    enable_hardware_mapping: bool = True
+    enable_constant_folding: bool = True
+    enable_dead_code_elimination: bool = True
+    memory_limit_mb: float | None = None
+    max_streams: int = DEFAULT_MAX_STREAMS
+
+    def check(self) -> None:
+        """A bad mode or flag is refused when the backend is made, not per graph."""
+        if self.mode not in MODES:
+            raise BackendError(f"CompilerConfig.mode is {self.mode!r}; allowed: "
+                               f"{', '.join(MODES)}")
+        try:  # parsing the pipeline checks every pass option (precision mode, ...)
+            PassPipeline.parse_spec(get_all_passes(), build_pipeline(**self.optimize_flags()))
+        except ValueError as e:
+            raise BackendError(f"CompilerConfig: {e}") from None
+
+    def optimize_flags(self) -> dict:
+        """The keywords of `GEGraph.optimize` (passes/pipelines.py builds the pipeline)."""
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "mode"}
+
+
+@dataclass
+class GraphReport:
+    """What happened to one graph Dynamo handed over."""
+
+    index: int
+    nodes: int
+    status: str  # "compiled", "split" (compiled pieces + eager ops) or "eager"
+    pieces: int = 0
+    breaks: list[UnsupportedOp] = field(default_factory=list)
+    reason: str = ""
+
+    def line(self) -> str:
+        head = f"ge graph {self.index}: {self.nodes} ops, "
+        if self.status == "compiled":
+            return head + "compiled whole"
+        if self.status == "split":
+            ops = ", ".join(sorted({b.op for b in self.breaks}))
+            return (head + f"split: {self.pieces} compiled piece(s), eager for {ops}")
+        return head + f"eager ({self.reason})"
+
+
+class GEBackend:
+    """A Dynamo backend: `(GraphModule, example_inputs) -> callable`."""
+
+    def __init__(self, config: CompilerConfig | None = None):
+        self.config = config or CompilerConfig()
+        self.config.check()
+        self.reports: collections.deque[GraphReport] = collections.deque(maxlen=MAX_REPORTS)
+        self.graphs = 0
+
+    def __call__(self, gm: GraphModule, example_inputs) -> callable:
+        report = GraphReport(self.graphs, _count_ops(gm), "eager")
+        self.graphs += 1
+        self.reports.append(report)
+        # Outside Dynamo's tracing context: torch.export would otherwise trace with
+        # Dynamo's shape environment and add its own guards to the caller's frame.
+        with torch._guards.tracing(None):
+            fn = self._compile(gm, list(example_inputs), report)
+        log.info(report.line())
+        return fn
+
+    def _compile(self, gm: GraphModule, example_inputs: list, report: GraphReport):
+        # The importer loads on the first graph: `import npu_graph` stays light
+        # (a process that only loads .npu files never imports it).
+        from lowering.torch_to_ge import (GEImportError, UnsupportedOpError, export,
+                                          import_exported)
+
+        eager = gm.forward
+        # Dynamo reads the graph it handed over after this call: change a copy.
+        gm = GraphModule(gm, gm.graph.__deepcopy__())
+        user, carried, weights = _freeze_weights(gm, example_inputs)
+        if any(_hint(example_inputs[i]) < 0 for i in carried):
+            report.reason = "a negative integer input, which no dim can carry"
+            return eager
+        # New tensor objects on the same data: export marks what it is given, and
+        # Dynamo guards on the caller's tensors.
+        inputs = [_as_dim(_hint(example_inputs[i])) if i in carried else _alias(example_inputs[i])
+                  for i in user]
+        if not all(isinstance(x, torch.Tensor) for x in inputs):
+            report.reason = "a graph input is not a tensor"
+            return eager
+        dynamic = _dynamic_shapes(gm)
+        if dynamic is not None and self.config.mode == "reduce-overhead":
+            raise BackendError(
+                "CompilerConfig(mode='reduce-overhead') compiles static shapes only, and "
+                "Dynamo handed over a graph with symbolic sizes; pass dynamic=False to "
+                "torch.compile (one graph per shape) or use mode='max-autotune'")
+        try:
+            ep = export(gm, tuple(inputs), dynamic_shapes=dynamic)
+        except GEImportError as e:
+            report.reason = str(e)
+            return eager
+        try:
+            compiled = self._optimize(import_exported(ep, what="the Dynamo graph"))
+            call = compiled.executable.run
+            report.status, report.pieces = "compiled", 1
+        except UnsupportedOpError as e:
+            call = self._split(ep, e.ops, dynamic is not None, report)
+            if call is None:
+                return eager
+        except GEImportError as e:
+            report.reason = str(e).splitlines()[0]
+            return eager
+        frozen = _FrozenWeights(weights)
+
+        def run(*args):
+            frozen.check(args)
+            if any(args[i] < 0 for i in carried):
+                return eager(*args)  # no dim carries a negative integer
+            out = call(*[_as_dim(args[i]) if i in carried else args[i] for i in user])
+            return tuple(out) if isinstance(out, (list, tuple)) else (out,)
+        return run
+
+    def _optimize(self, module) -> OptimizedGraph:
+        try:
+            return GEGraph(module).optimize(**self.config.optimize_flags())
+        except ValueError as e:  # a bad flag, or CompileError: a pass refused the graph
+            raise BackendError(f"the GE pipeline refused the graph: {e}") from None
+
+    def _split(self, ep, broken: list[UnsupportedOp], symbolic: bool,
+               report: GraphReport) -> GraphModule | None:
+        """`ep` with its supported pieces compiled and the unsupported ops left to
+        eager; None when it must run in eager whole (`report` says why)."""
+        report.breaks = list(broken)
+        if symbolic:
+            report.reason = ("a graph break in a graph with symbolic sizes (sizes "
+                             "would cross the pieces): " + _names(broken))
+            return None
+        try:
+            with warnings.catch_warnings():  # torch 2.13 warns about its own pytree internals
+                warnings.filterwarnings("ignore", r".*LeafSpec", FutureWarning)
+                aten = ep.run_decompositions(_core_aten_table())
+        except Exception as e:  # torch raises many types; this graph then runs in eager
+            report.reason = f"decomposing for a split failed: {type(e).__name__}: {e}"
+            return None
+        names = {b.op for b in broken}
+        for _ in range(MAX_SPLIT_ROUNDS):
+            with warnings.catch_warnings():
+                warnings.filterwarnings("ignore", r".*LeafSpec", FutureWarning)
+                split = _partition(aten.module(), names)
+            pieces, more = self._compile_pieces(split, ep)
+            if not more:
+                report.status, report.pieces = "split", pieces
+                return split
+            report.breaks += more
+            names |= {b.op for b in more}
+        report.reason = "splitting did not converge: " + _names(report.breaks)
+        return None
+
+    def _compile_pieces(self, split: GraphModule, ep) -> tuple[int, list[UnsupportedOp]]:
+        """Replace each fused piece of `split` by its compiled graph; returns the
+        count compiled and the unsupported ops found inside pieces."""
+        from lowering.torch_to_ge import (GEImportError, UnsupportedOpError, export,
+                                          import_exported)
+
+        example = _piece_inputs(split, ep)
+        count, more = 0, []
+        for node in [n for n in split.graph.nodes if n.op == "call_module"]:
+            if not node.target.startswith(FUSED_PREFIX) or node.target not in example:
+                continue
+            # A copy: a piece that does not compile stays as it was, and runs in eager.
+            original = getattr(split, node.target)
+            piece = GraphModule(original, original.graph.__deepcopy__())
+            args = example[node.target]
+            if not all(isinstance(a, torch.Tensor) for a in args):
+                continue  # a size or scalar crosses into it: keep it eager, never specialized
+            # Weights the piece reads from the split module are its weights too.
+            holders = [n for n in piece.graph.nodes if n.op == "placeholder"]
+            frozen = {i for i, a in enumerate(node.args)
+                      if isinstance(a, Node) and a.op == "get_attr"}
+            _freeze_placeholders(piece, {holders[i]: args[i] for i in frozen})
+            user = [i for i in range(len(args)) if i not in frozen]
+            try:
+                module = import_exported(export(piece, tuple(args[i] for i in user)),
+                                         what="a piece of the Dynamo graph")
+            except UnsupportedOpError as e:
+                more += e.ops
+                continue
+            except GEImportError:
+                continue
+            setattr(split, node.target, _CompiledPiece(self._optimize(module), user))
+            count += 1
+        return count, more
+
+
+class _FrozenWeights:
+    """The weights a graph was compiled with, checked on every call: the same
+    tensor objects, not modified in place since (their version counter), so a
+    changed weight is an error rather than a stale answer."""
+
+    def __init__(self, weights: dict[int, torch.Tensor]):
+        self.weights = [(i, t, _version(t)) for i, t in weights.items()]
+
+    def check(self, args) -> None:
+        for i, tensor, version in self.weights:
+            if args[i] is not tensor or _version(tensor) != version:
+                raise BackendError(
+                    "a parameter or buffer changed after torch.compile(backend='ge') "
+                    "compiled it (weights are read once, as constants); call "
+                    "torch._dynamo.reset() and compile again")
+
+
+def _version(t: torch.Tensor) -> int | None:
+    try:
+        return t._version
+    except RuntimeError:  # an inference tensor has no version counter (and cannot change)
+        return None
+
+
+class _CompiledPiece(torch.nn.Module):
+    """One compiled piece of a split graph, called with the piece's inputs."""
+
+    def __init__(self, graph: OptimizedGraph, user: list[int]):
+        super().__init__()
+        self.graph = graph
+        self.user = user
+
+    def forward(self, *args):
+        return self.graph(*[args[i] for i in self.user])
+
+
+class _Supported(OperatorSupportBase):
+    """ATen calls whose op is not in `broken`; getitem follows its producer."""
+
+    def __init__(self, broken: set[str]):
+        self.broken = broken
+
+    def is_node_supported(self, submodules, node: Node) -> bool:
+        if node.target is operator.getitem:
+            return self.is_node_supported(submodules, node.args[0])
+        return (node.op == "call_function" and isinstance(node.target, torch._ops.OpOverload)
+                and str(node.target) not in self.broken)
+
+
+def _partition(aten: GraphModule, broken: set[str]) -> GraphModule:
+    """`aten` with each maximal supported region fused into a `ge_piece_N` module."""
+    partitioner = CapabilityBasedPartitioner(aten, _Supported(broken),
+                                             allows_single_node_partition=True)
+    return partitioner.fuse_partitions(partitioner.propose_partitions(), prefix=FUSED_PREFIX)
+
+
+def _piece_inputs(split: GraphModule, ep) -> dict[str, list]:
+    """The real inputs of each piece's call, from one eager run on `ep`'s example inputs."""
+    seen: dict[str, list] = {}
+
+    class Recorder(torch.fx.Interpreter):
+        def call_module(self, target, args, kwargs):
+            seen.setdefault(target, list(args))
+            return super().call_module(target, args, kwargs)
+
+    args, kwargs = ep.example_inputs
+    flat = torch.utils._pytree.tree_leaves((args, kwargs))
+    with torch.no_grad():
+        Recorder(split).run(*flat)
+    return seen
+
+
+def _core_aten_table():
+    from lowering.torch_to_ge import KEEP_WHOLE
+
+    table = torch.export.default_decompositions()
+    for op in KEEP_WHOLE:
+        table.pop(op, None)
+    return table
+
+
+def _freeze_weights(gm: GraphModule, example_inputs: list
+                    ) -> tuple[list[int], set[int], dict[int, torch.Tensor]]:
+    """Dynamo's parameter and buffer inputs become attributes of `gm` (no copy);
+    size inputs are read from a tensor's dims instead (`_sizes_from_dims`).
+    Returns the indices of the inputs the compiled graph is called with, those
+    of them that are integers carried as a dim, and the weights by index."""
+    placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
+    weights, user = {}, []
+    for i, node in enumerate(placeholders):
+        grapharg = node.meta.get("grapharg")
+        source = grapharg.source.name if grapharg is not None else ""
+        source = source() if callable(source) else source
+        if ("._parameters[" in source or "._buffers[" in source) and isinstance(
+                example_inputs[i], torch.Tensor):
+            weights[node] = example_inputs[i]
+        else:
+            user.append(i)
+    sizes = {i for i, n in enumerate(placeholders)
+             if isinstance(n.meta.get("example_value"), torch.SymInt)}
+    _freeze_placeholders(gm, weights)
+    carried = _sizes_from_dims(gm, [n for n in placeholders if n not in weights])
+    carried = {placeholders.index(n) for n in carried}
+    user = [i for i in user if i in carried or i not in sizes]
+    return user, carried, {placeholders.index(n): t for n, t in weights.items()}
+
+
+def _freeze_placeholders(gm: GraphModule, tensors: dict[Node, torch.Tensor]) -> None:
+    """Each placeholder in `tensors` becomes a get_attr of its tensor (no copy)."""
+    first = next(n for n in gm.graph.nodes if n.op != "placeholder")
+    for i, (node, tensor) in enumerate(tensors.items()):
+        name = f"_ge_weight_{i}"
+        gm.register_buffer(name, tensor.detach(), persistent=False)
+        with gm.graph.inserting_before(first):
+            attr = gm.graph.get_attr(name)
+        attr.meta.update(node.meta)
+        node.replace_all_uses_with(attr)
+        gm.graph.erase_node(node)
+    gm.recompile()
+
+
+def _sizes_from_dims(gm: GraphModule, placeholders: list[Node]) -> list[Node]:
+    """A symbolic size input (Dynamo's `s0`) becomes `aten.sym_size` of a tensor
+    input with that dim, and its placeholder goes, so graphs take tensors only.
+    A symbolic integer that is no input's dim (a cache's length) is carried as
+    the dim of an empty tensor, `torch.empty(n, 0)`: the importer reads it as
+    any other input dim. Returns the placeholders carried so."""
+    dims = {}
+    for node in placeholders:
+        val = node.meta.get("example_value")
+        if isinstance(val, torch.Tensor):
+            for d, size in enumerate(val.shape):
+                if isinstance(size, torch.SymInt):
+                    dims.setdefault(str(size.node.expr), (node, d))
+    carried = []
+    for node in placeholders:
+        if not isinstance(node.meta.get("example_value"), torch.SymInt):
+            continue
+        if node.users:
+            where = dims.get(str(node.meta["example_value"].node.expr))
+            if where is None:
+                with gm.graph.inserting_before(node):
+                    carrier = gm.graph.placeholder(f"{node.name}_as_dim")
+                carrier.meta[CARRIER] = True
+                carried.append(node)
+                where = (carrier, 0)
+            with gm.graph.inserting_after(where[0]):
+                size = gm.graph.call_function(torch.ops.aten.sym_size.int, where)
+            node.replace_all_uses_with(size)
+        gm.graph.erase_node(node)
+    gm.recompile()
+    return carried
+
+
+def _as_dim(n: int) -> torch.Tensor:
+    """An integer input as the dim of an empty tensor (see `_sizes_from_dims`)."""
+    return torch.empty(n, 0)
+
+
+def _hint(size) -> int:
+    """The value Dynamo traced a SymInt input with (int() would add a guard)."""
+    return size.node.hint if isinstance(size, torch.SymInt) else int(size)
+
+
+def _dynamic_shapes(gm: GraphModule):
+    """torch.export's `dynamic_shapes` for `gm`'s tensor inputs: Dim.DYNAMIC where
+    Dynamo traced a symbolic size; None when every size is static."""
+    specs, any_dynamic = [], False
+    for node in gm.graph.nodes:
+        if node.op != "placeholder":
+            continue
+        val = node.meta.get("example_value")
+        spec = {d: torch.export.Dim.DYNAMIC for d, size in enumerate(getattr(val, "shape", ()))
+                if _symbolic(size)}
+        if node.meta.get(CARRIER):
+            spec = {0: torch.export.Dim.DYNAMIC}
+        any_dynamic |= bool(spec)
+        specs.append(spec or None)
+    return tuple(specs) if any_dynamic else None
+
+
+def _symbolic(size) -> bool:
+    """A size Dynamo kept symbolic (not one its guards pinned to a constant)."""
+    if not isinstance(size, torch.SymInt):
+        return False
+    return not size.node.shape_env.replace(size.node.expr).is_number
+
+
+def _alias(x):
+    return x.detach() if isinstance(x, torch.Tensor) else x
+
+
+def _count_ops(gm: GraphModule) -> int:
+    return sum(n.op in ("call_function", "call_method", "call_module") for n in gm.graph.nodes)
+
+
+def _names(ops: list[UnsupportedOp]) -> str:
+    return "; ".join(f"{op.op} ({op.reason})" for op in ops)
+
+
+def get_npu_backend(*, compiler_config: CompilerConfig | None = None) -> GEBackend:
+    """`torch.compile(model, backend=get_npu_backend(compiler_config=config))`, as TorchAir."""
+    return GEBackend(compiler_config)
+
+
+_DEFAULT: GEBackend | None = None
+
+
+def ge_backend(gm: GraphModule, example_inputs):
+    """The backend registered with Dynamo as "ge": the default CompilerConfig."""
+    global _DEFAULT
+    if _DEFAULT is None:
+        _DEFAULT = GEBackend()
+    return _DEFAULT(gm, example_inputs)
+
+
+def register_backend() -> None:
+    """Make `torch.compile(..., backend="ge")` find this backend (once per process).
+
+    The installed package also declares it as a `torch_dynamo_backends` entry
+    point, which Dynamo loads and registers itself; then this does nothing."""
+    from torch._dynamo.backends import registry
+
+    pending_entry_point = registry._BACKENDS.get("ge") is not None
+    if "ge" not in registry._COMPILER_FNS and not pending_entry_point:
+        registry.register_backend(ge_backend, name="ge")
+
+
+@dataclass
+class ExplainOutput:
+    """What `explain` found: each graph's report, and Dynamo's own breaks."""
+
+    graphs: list[GraphReport]
+    dynamo_breaks: list[str]
+
+    @property
+    def graph_count(self) -> int:
+        return len(self.graphs)
+
+    @property
+    def graph_break_count(self) -> int:
+        """Dynamo's breaks plus the splits around ops GE lacks."""
+        return len(self.dynamo_breaks) + sum(len({b.op for b in g.breaks}) for g in self.graphs)
+
+    @property
+    def break_reasons(self) -> list[str]:
+        reasons = [f"dynamo: {r}" for r in self.dynamo_breaks]
+        for g in self.graphs:
+            reasons += [f"ge graph {g.index}: {b}" for b in g.breaks]
+            if g.status == "eager":
+                reasons.append(f"ge graph {g.index}: runs in eager: {g.reason}")
+        return reasons
+
+    def __str__(self) -> str:
+        lines = [f"{self.graph_count} graph(s), {self.graph_break_count} break(s)"]
+        lines += [g.line() for g in self.graphs]
+        lines += [f"  - {r}" for r in self.break_reasons]
+        return "\n".join(lines)
+
+
+def explain(model, *inputs, compiler_config: CompilerConfig | None = None,
+            **kwargs) -> ExplainOutput:
+    """Compile and run `model(*inputs)` once through the backend, and say what
+    broke and why: Dynamo's breaks (torch._dynamo.explain's) and the ops GE
+    lacks, each with its node and source line. Like torch._dynamo.explain."""
+    import torch._dynamo
+
+    backend = GEBackend(compiler_config)
+    dynamo = torch._dynamo.explain(model)(*inputs, **kwargs)
+    torch._dynamo.reset()  # explain's graphs are cached; compile afresh for ours
+    torch.compile(model, backend=backend)(*inputs, **kwargs)
+    torch._dynamo.reset()
+    return ExplainOutput(list(backend.reports), [r.reason for r in dynamo.break_reasons])
