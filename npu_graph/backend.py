@@ -90,7 +90,8 @@ class CompilerConfig:
             raise BackendError(f"CompilerConfig.mode is {self.mode!r}; allowed: "
                                f"{', '.join(MODES)}")
         try:  # parsing the pipeline checks every pass option (precision mode, ...)
-            PassPipeline.parse_spec(get_all_passes(), build_pipeline(**self.optimize_flags()))
+            spec = build_pipeline(**self.optimize_flags()).spec()
+            PassPipeline.parse_spec(get_all_passes(), spec)
         except ValueError as e:
             raise BackendError(f"CompilerConfig: {e}") from None
 
