@@ -32,10 +32,11 @@ import torch
 from ge_dialect import ascend, find_func
 from npu_graph import GraphExecutor, NpuGraph
 from npu_graph import pipeline_parallel as pp
-from runtime import cost_model, multicard, pipelining
+from runtime.sim import multicard, pipelining
+from target.hardware import DEFAULT_HARDWARE
 from tools.models import zoo_factory
 
-HW = cost_model.DEFAULT_HARDWARE
+HW = DEFAULT_HARDWARE
 
 
 def best_s(fn, iterations: int) -> float:

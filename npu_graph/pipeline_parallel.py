@@ -43,8 +43,10 @@ from npu_graph import compiler
 from npu_graph.distributed import _init, start_ranks, stop_ranks
 from npu_graph.graph import OptimizedGraph
 from passes.pipelines import DEFAULT_MAX_STREAMS, pipeline_parallel_passes
-from runtime import cost_model, kernels, multicard
+from runtime import kernels
+from runtime.sim import multicard
 from runtime.executor import ExecutionError
+from target.hardware import DEFAULT_HARDWARE, Hardware
 
 
 def partition(graph: OptimizedGraph, stages: int,
@@ -292,7 +294,7 @@ class PipelineParallel:
         self.last_micro_batches = count
         return [torch.cat(parts, dim=0) for parts in zip(*results)]
 
-    def simulated(self, hardware: cost_model.Hardware = cost_model.DEFAULT_HARDWARE
+    def simulated(self, hardware: Hardware = DEFAULT_HARDWARE
                   ) -> multicard.Timeline:
         """The simulated multi-card timeline of the last run's micro-batches."""
         stages = [multicard.stage_of_function(find_func(g.module), hardware) for g in self.stages]

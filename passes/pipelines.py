@@ -104,7 +104,7 @@ def level_of(name: str) -> str:
 def precision_passes(mode: str, hardware: str | None) -> list[str]:
     """A precision mode after the GE-level passes (rule 2); `hardware` is the chip
     to map again for, None if the graph was not mapped."""
-    from runtime.cost_model import DEFAULT_CHIP
+    from target.hardware import DEFAULT_CHIP
 
     remap = ([] if hardware is None else ["hardware-mapping"] if hardware == DEFAULT_CHIP
              else [f"hardware-mapping{{hardware={hardware}}}"])
@@ -227,7 +227,7 @@ def build_pipeline(passes: list[str] | None = None, **keywords) -> str:
     given passes in the given order (levels get the switches as `disable=`),
     split by rule 1 around `lower-to-ascend`."""
     from passes import get_all_passes
-    from runtime.cost_model import DEFAULT_CHIP
+    from target.hardware import DEFAULT_CHIP
 
     flags = Flags.parse(keywords)
     off = flags.switched_off()

@@ -55,7 +55,10 @@ from xdsl.ir import SSAValue
 
 from ge_dialect import ascend, find_func
 from ge_dialect.ascend import CUBE_OPS
-from runtime import cost_model, kernels, pipelining, scheduler, trace
+from runtime import kernels
+from runtime.sim import pipelining, trace
+from target import cost_model, scheduler
+from target.hardware import DEFAULT_HARDWARE, Hardware
 from runtime.host import bf16
 from runtime.host import blocked as blocked_layout
 from runtime.host import channels_last as arena_layout
@@ -140,7 +143,7 @@ class Executable:
     """A loaded Ascend function: call `run(*inputs)` as often as you like."""
 
     def __init__(self, module: ModuleOp, func_name: str = "main",
-                 hardware: cost_model.Hardware = cost_model.DEFAULT_HARDWARE,
+                 hardware: Hardware = DEFAULT_HARDWARE,
                  options: Options = Options(), max_inflight: int = DEFAULT_MAX_INFLIGHT,
                  _weights: list[torch.Tensor] | None = None):
         if not isinstance(max_inflight, int) or max_inflight < 1:
