@@ -5,7 +5,7 @@ graph inputs are arguments, weights are `ascend.weight`, and every
 intermediate is an `ascend.buffer`, a view of the function's single arena
 (`ascend.arena_size`, bytes) at an explicit byte offset. Intermediates whose
 shape has `?` dims are `ascend.dyn_buffer`s, which the executor places per
-concrete input shape (see runtime/executor.py). Each `ascend.task`
+concrete input shape (see runtime/running.py). Each `ascend.task`
 reads its `ins`, computes its body (plain GE ops on tensors, ended by
 `ge.yield`) and writes the yielded tensors into its `outs`. Streams order
 tasks; `ascend.record_event` / `ascend.wait_event` order them across streams.

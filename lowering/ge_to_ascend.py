@@ -17,7 +17,7 @@ runtime runs the regions on the host, as GE runs control flow on the AI CPU.
 
 Dynamic shapes: results whose type has `?` dims cannot get an offset at
 compile time. They become `ascend.dyn_buffer`s, and the executor plans them
-once per concrete input shape (runtime/executor.py). Statically shaped
+once per concrete input shape (runtime/running.py). Statically shaped
 results keep their static offsets and `ascend.arena_size` counts only them,
 so a static graph lowers exactly as before.
 """

@@ -169,7 +169,7 @@ class DataParallel:
         return [torch.cat(parts, dim=0) for parts in zip(*gathered)]
 
     def simulated(self, hardware=None):
-        """The simulated multi-card timeline of one run (runtime/multicard.py): every
+        """The simulated multi-card timeline of one run (runtime/sim/multicard.py): every
         card computes its share at once, then the results gather on card 0."""
         from ge_dialect import ascend, find_func
         from runtime.sim import multicard

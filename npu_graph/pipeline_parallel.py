@@ -23,7 +23,7 @@ torch.distributed, so nodes need no shared file system); then rank 0 calls
 (examples/parallel_resnet50.py --torchrun). `run_local` runs the same stages in one process through a queue, in stage
 order: the partitioned program's numbers without any rank, for tests and
 for checking a partition. `simulated()` gives the multi-card timeline of
-runtime/multicard.py for the stages and micro-batches of the last run.
+runtime/sim/multicard.py for the stages and micro-batches of the last run.
 """
 
 from __future__ import annotations

@@ -24,7 +24,7 @@ from the stage that computes it to each later stage that reads it, once
 
 Where to cut: each stage's time is its tasks' cost-model estimates plus the
 time to receive and send the bytes live across its two cuts over the
-card-to-card link (runtime/cost_model.py: HCCS bandwidth and latency). A
+card-to-card link (target/hardware.py: HCCS bandwidth and latency). A
 first dynamic program finds the smallest possible bottleneck (the slowest
 stage, which sets a pipeline's throughput); a second one picks, among the
 cuts whose every stage is within `tolerance` of that bottleneck, those with

@@ -1,6 +1,6 @@
 """A simulated timeline of several cards: pipeline stages (GPipe) and data parallel.
 
-Plain IR and plain data in, plain data out, like scheduler.py. Each card's
+Plain IR and plain data in, plain data out, like target/scheduler.py. Each card's
 stage is simulated on its own (its tasks, streams and events, as one card's
 timeline); this module then places micro-batches on the cards and the
 transfers between them on the card-to-card link:

@@ -13,7 +13,7 @@ compute of n-1 to be done with its slot, and the compute of n only the
 copy-out of n-2. Batches share the one arena, so the tasks of batch n start
 after every task of batch n-1. The copy engines are one per direction (PCIe
 is full duplex); copy time is `cost_model.transfer_us` at the chip's PCIe
-bandwidth (hardware table). The discrete-event scheduler (scheduler.py)
+bandwidth (hardware table). The discrete-event scheduler (target/scheduler.py)
 runs the whole thing, event latency between streams included.
 """
 

@@ -200,7 +200,7 @@ def test_the_reference_evaluator_agrees_with_the_executor_in_bf16():
 
 
 def test_bf16_cube_work_is_cheaper_on_the_simulated_cube():
-    """fp32 is not native on the cube (runtime/cost_model.py CUBE_DTYPE_CYCLES):
+    """fp32 is not native on the cube (target/hardware.py CUBE_DTYPE_CYCLES):
     a large conv in bf16 takes a quarter of its fp32 compute time."""
     x = torch.randn(1, 256, 28, 28)
     conv = torch.nn.Conv2d(256, 256, 3, padding=1).eval()
