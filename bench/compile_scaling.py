@@ -16,8 +16,8 @@ verify-each guard rails on, the module verified after every pass; the
 runs on the parsed module, so a printer/parser mismatch shows up.
 
 For every shape measured at two sizes, it prints the growth ratio of each
-stage and of the total from the smaller to the larger; the issue's target is
-at most 12 from 10k to 100k ops (10x the ops).
+stage and of the total from the smaller to the larger; the project's target
+is at most 12 from 10k to 100k ops (10x the ops).
 """
 
 from __future__ import annotations

@@ -39,7 +39,7 @@ BACKENDS = {"best-fit": "memory-reuse{strategy=best-fit}",
             "auto": "memory-reuse",
             "streams+auto": "task-parallel,memory-reuse"}
 BOUND = 1.05
-MB = 1e6  # decimal MB, as the reference figures
+MB = 1e6  # decimal MB, as the reference figures it is compared with
 
 
 def _maker(entry):

@@ -24,7 +24,7 @@ elsewhere; the precision it chose is printed). The ISA line names the CPU's
 vector extensions (lscpu), the kernel oneDNN picks for an fp32 and a bf16
 conv, and the host path of our bf16 cube tasks, so a bf16 figure from fp32
 kernels (a CPU without bf16 instructions) is never mistaken for bf16 speed.
-Two ratios answer the issue's targets: ours_bf16 / openvino_default and
+Two ratios answer the project's speed targets: ours_bf16 / openvino_default and
 ours / min(onnxruntime, openvino_f32). Check the load average it prints: with another
 process on one of two cores, figures are not comparable between runs, only
 within one (docs/BENCHMARKS.md).
@@ -52,11 +52,12 @@ from passes.pipelines import build_pipeline
 from runtime.host import onednn
 
 
-BF16_MODE = "allow_mix_precision_bf16"  # the issue's target mode for ours_bf16
+BF16_MODE = "allow_mix_precision_bf16"  # the mode the ours_bf16 target is set for
 
 
 def _models(smoke: bool) -> dict:
-    """name -> () -> (model, inputs). Full sizes follow the issue's reference table."""
+    """name -> () -> (model, inputs). Full sizes are the published models' own
+    (ResNet-50 at 224x224, BERT-base and a GPT-2-style model at 128 tokens)."""
     from test.models import bert, gpt2, mobilenet, resnet
 
     def seeded(make):

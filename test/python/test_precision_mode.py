@@ -126,7 +126,7 @@ def test_bad_mode_is_a_clear_error():
 # relative. Measured against fp32 eager (docs/precision-mode.md): max error /
 # max |output| 2.9e-3 .. 6.8e-3 on the ResNet-style models, 5e-3 (cube only)
 # and 1.2e-2 (mix lists) on the zoo's BERT. BF16_TOL gives the CNNs about 3x
-# headroom; BERT's hidden states are bounded at the 2e-2 the issue names.
+# headroom; BERT's hidden states are bounded at the project's 2e-2 target.
 BF16_TOL = 2e-2
 BF16_MODES = ["allow_fp32_to_bf16", "allow_mix_precision_bf16"]
 
