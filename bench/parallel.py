@@ -12,7 +12,7 @@ One graph is compiled for `--batch` items and used everywhere; a round is
   Ranks 1.. run with one torch thread each; on a 2-core machine the cards
   share the cores, so the measured gain is small or negative, and it is
   printed as it is.
-- simulated (cost model, runtime/multicard.py and runtime/pipelining.py): the
+- simulated (cost model, runtime/sim/multicard.py and runtime/sim/pipelining.py): the
   same three on Ascend 910 cards linked by HCCS, and one card's successive
   batches with and without copy/compute overlap over PCIe.
 - host pipelining: `GraphExecutor.run_pipelined` against a plain loop over the
@@ -32,10 +32,11 @@ import torch
 from ge_dialect import ascend, find_func
 from npu_graph import GraphExecutor, NpuGraph
 from npu_graph import pipeline_parallel as pp
-from runtime import cost_model, multicard, pipelining
+from runtime.sim import multicard, pipelining
+from target.hardware import DEFAULT_HARDWARE
 from tools.models import zoo_factory
 
-HW = cost_model.DEFAULT_HARDWARE
+HW = DEFAULT_HARDWARE
 
 
 def best_s(fn, iterations: int) -> float:

@@ -266,7 +266,7 @@ def bench_model(name: str, make, args) -> dict:
         "targets": targets,
         "openvino_precision": precisions,
         "bf16_cube_paths": bf16_paths,
-        "gflop": gflop,  # the convs' and matmuls' (runtime/cost_model.py cube_flops)
+        "gflop": gflop,  # the convs' and matmuls' (target/cost_model.py cube_flops)
         "gflop_per_s": {k: gflop / v for k, v in medians.items()},
         "paired_ratio_quartiles": {k: paired_quartiles(samples["ours"], ts)
                                    for k, ts in samples.items() if k != "ours"},

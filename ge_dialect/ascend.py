@@ -5,7 +5,7 @@ graph inputs are arguments, weights are `ascend.weight`, and every
 intermediate is an `ascend.buffer`, a view of the function's single arena
 (`ascend.arena_size`, bytes) at an explicit byte offset. Intermediates whose
 shape has `?` dims are `ascend.dyn_buffer`s, which the executor places per
-concrete input shape (see runtime/executor.py). Each `ascend.task`
+concrete input shape (see runtime/running.py). Each `ascend.task`
 reads its `ins`, computes its body (plain GE ops on tensors, ended by
 `ge.yield`) and writes the yielded tensors into its `outs`. Streams order
 tasks; `ascend.record_event` / `ascend.wait_event` order them across streams.
@@ -78,31 +78,8 @@ UNIT_ATTR = "ge.unit"
 COST_ATTR = "ge.cost_us"
 HARDWARE_ATTR = "ge.hardware"
 
-# What each unit can run: matrix ops need the cube; the AI Core has no kernel
-# for these ops (they run as host code on the AI CPU) and no f64 arithmetic.
+# Matrix ops: the ones that need the cube (unit choice: target/units.py).
 CUBE_OPS = ge.ops_with(CubeWork)
-AICPU_OPS: dict[type[Operation], str] = {
-    ge.IfOp: "control flow runs on the AI CPU",
-    ge.WhileOp: "control flow runs on the AI CPU",
-    ge.CustomOp: "a custom op has a host kernel only (npu_graph.custom_op), no AI Core kernel",
-}
-NO_AICORE_ELEMENTS = ("f64",)  # the cube takes fp16/int8, the vector unit fp16/fp32/ints
-
-
-def _on_f64(op: Operation) -> bool:
-    return any(isinstance(v.type, TensorType) and str(v.type.element_type) in NO_AICORE_ELEMENTS
-               for v in (*op.operands, *op.results))
-
-
-def choose_unit(ops: Iterable[Operation]) -> str:
-    """The unit a task computing `ops` runs on: the AI CPU for what the AI Core
-    cannot run (AICPU_OPS, f64), the cube for a group with a matrix op, else the
-    vector unit. hardware-mapping annotates with it, lowering falls back to it
-    and checks annotations against it."""
-    ops = list(ops)
-    if any(type(o) in AICPU_OPS or _on_f64(o) for o in ops):
-        return "aicpu"
-    return "cube" if any(isinstance(o, CUBE_OPS) for o in ops) else "vector"
 
 
 def nbytes(t: Attribute) -> int:

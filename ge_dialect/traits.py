@@ -51,7 +51,7 @@ class View(OpTrait):
 @dataclass(frozen=True)
 class CubeWork(OpTrait):
     """A matrix product: the cube unit of the AI Core computes it, and the cost
-    model counts its (M, N, K) (runtime/cost_model.py's CUBE_WORK). Always on
+    model counts its (M, N, K) (target/cost_model.py's CUBE_WORK). Always on
     the allow list of mixed precision."""
 
 

@@ -9,7 +9,7 @@ overlaps buffers; a later task-parallel pass spreads tasks over streams.
 
 Units: a task runs on the unit that hardware-mapping's `ge.unit` annotation
 names, if the op has one (an annotation the unit cannot honor is an error),
-else on `ascend.choose_unit`'s choice.
+else on `target.units.choose_unit`'s choice.
 
 Control flow: a whole `ge.if` or `ge.while` becomes one task on the AI CPU
 (unit "aicpu"), whose body holds the control-flow op with its regions; the
@@ -17,7 +17,7 @@ runtime runs the regions on the host, as GE runs control flow on the AI CPU.
 
 Dynamic shapes: results whose type has `?` dims cannot get an offset at
 compile time. They become `ascend.dyn_buffer`s, and the executor plans them
-once per concrete input shape (runtime/executor.py). Statically shaped
+once per concrete input shape (runtime/running.py). Statically shaped
 results keep their static offsets and `ascend.arena_size` counts only them,
 so a static graph lowers exactly as before.
 """
@@ -34,6 +34,7 @@ from xdsl.utils.exceptions import PassFailedException
 
 from ge_dialect import OUTPUT_TREE, STORAGE_LAYOUTS, ascend, ge
 from passes.base import AscendPass
+from target.units import choose_unit
 
 MEM_ALIGN, align = ascend.MEM_ALIGN, ascend.align
 ANNOTATIONS = (ascend.UNIT_ATTR, ascend.COST_ATTR)
@@ -41,8 +42,8 @@ ANNOTATIONS = (ascend.UNIT_ATTR, ascend.COST_ATTR)
 
 def annotated_unit(op: Operation, members: list[Operation], where: str) -> str:
     """The unit hardware-mapping chose for `op`, checked against what each unit
-    can run; the dialect's choice (ascend.choose_unit) when there is no annotation."""
-    default = ascend.choose_unit(members)
+    can run; the target's choice (target.units.choose_unit) when there is no annotation."""
+    default = choose_unit(members)
     attr = op.attributes.get(ascend.UNIT_ATTR)
     if attr is None:
         return default

@@ -407,12 +407,13 @@ class DataParallel:
         return [torch.cat(parts, dim=0) for parts in zip(*gathered)], mine
 
     def simulated(self, hardware=None):
-        """The simulated multi-card timeline of one run (runtime/multicard.py): every
+        """The simulated multi-card timeline of one run (runtime/sim/multicard.py): every
         card computes its share at once, then the results gather on card 0."""
         from ge_dialect import ascend, find_func
-        from runtime import cost_model, multicard
+        from runtime.sim import multicard
+        from target.hardware import DEFAULT_HARDWARE
 
-        hw = hardware or cost_model.DEFAULT_HARDWARE
+        hw = hardware or DEFAULT_HARDWARE
         fn = find_func(self.graph.module)
         stage = multicard.stage_of_function(fn, hw)
         out_bytes = sum(ascend.nbytes(t) for t in fn.function_type.outputs.data

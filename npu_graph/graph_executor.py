@@ -174,7 +174,7 @@ class GraphExecutor:
     def get_stats(self) -> dict:
         """The runtime's stats of the last run (see runtime/executor.py `stats`): one
         card's. On several cards, `multi_card` adds the simulated multi-card
-        timeline's (runtime/multicard.py): time, throughput, and per card its
+        timeline's (runtime/sim/multicard.py): time, throughput, and per card its
         compute, communication and bubble time and arena size."""
         if self.graph is None:
             raise RuntimeError("no graph loaded; call load_graph(graph_or_path) first")

@@ -23,7 +23,7 @@ torch.distributed, so nodes need no shared file system); then rank 0 calls
 (examples/parallel_resnet50.py --torchrun). `run_local` runs the same stages in one process through a queue, in stage
 order: the partitioned program's numbers without any rank, for tests and
 for checking a partition. `simulated()` gives the multi-card timeline of
-runtime/multicard.py for the stages and micro-batches of the last run.
+runtime/sim/multicard.py for the stages and micro-batches of the last run.
 """
 
 from __future__ import annotations
@@ -43,8 +43,10 @@ from npu_graph import compiler
 from npu_graph.distributed import COLLECTIVE_TIMEOUT_S, STARTUP_TIMEOUT_S, Ranks
 from npu_graph.graph import OptimizedGraph
 from passes.pipelines import DEFAULT_MAX_STREAMS, pipeline_parallel_passes
-from runtime import cost_model, kernels, multicard
+from runtime import kernels
+from runtime.sim import multicard
 from runtime.executor import ExecutionError
+from target.hardware import DEFAULT_HARDWARE, Hardware
 
 
 def partition(graph: OptimizedGraph, stages: int,
@@ -307,7 +309,7 @@ class PipelineParallel:
         self.transport.flush()
         return results
 
-    def simulated(self, hardware: cost_model.Hardware = cost_model.DEFAULT_HARDWARE
+    def simulated(self, hardware: Hardware = DEFAULT_HARDWARE
                   ) -> multicard.Timeline:
         """The simulated multi-card timeline of the last run's micro-batches."""
         stages = [multicard.stage_of_function(find_func(g.module), hardware) for g in self.stages]

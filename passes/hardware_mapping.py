@@ -10,11 +10,11 @@ define:
 - `ge.unit`: where the task runs. `"cube"` (the AI Core's matrix unit) for a
   group with a conv2d, conv_transpose2d, matmul or linear; `"vector"` for
   the other ops; `"aicpu"` for what the AI Core cannot run (control flow, user
-  kernels, f64). The choice is `ge_dialect.ascend.choose_unit`, which lowering
+  kernels, f64). The choice is `target.units.choose_unit`, which lowering
   also falls back to.
 - `ge.cost_us`: the roofline estimate of that task in microseconds on the
-  `hardware` option's chip (runtime/cost_model.py, the same estimate the
-  scheduler gives the lowered task).
+  `hardware` option's chip (target/cost_model.py, the same estimate the
+  simulated device gives the lowered task).
 
 `lower-to-ascend` puts each task on the unit its annotation names, and
 refuses an annotation it cannot honor (a matrix op on "vector", control flow
@@ -34,9 +34,11 @@ from xdsl.dialects.builtin import FloatAttr, ModuleOp, StringAttr, f64
 from xdsl.ir import Operation
 
 from ge_dialect import ge
-from ge_dialect.ascend import COST_ATTR, HARDWARE_ATTR, UNIT_ATTR, choose_unit
+from ge_dialect.ascend import COST_ATTR, HARDWARE_ATTR, UNIT_ATTR
 from passes.base import GEPass
-from runtime import cost_model
+from target import cost_model
+from target.hardware import DEFAULT_CHIP, HARDWARE
+from target.units import choose_unit
 
 
 def members(op: Operation) -> list[Operation]:
@@ -53,15 +55,15 @@ class HardwareMappingPass(GEPass):
     """
 
     name = "hardware-mapping"
-    hardware: str = cost_model.DEFAULT_CHIP
+    hardware: str = DEFAULT_CHIP
 
     def __post_init__(self):
-        if self.hardware not in cost_model.HARDWARE:
+        if self.hardware not in HARDWARE:
             raise ValueError(f"hardware-mapping: hardware must be one of "
-                             f"{', '.join(cost_model.HARDWARE)}, got '{self.hardware}'")
+                             f"{', '.join(HARDWARE)}, got '{self.hardware}'")
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        hw = cost_model.HARDWARE[self.hardware]
+        hw = HARDWARE[self.hardware]
         for fn in op.ops:
             if not isinstance(fn, func.FuncOp) or fn.is_declaration:
                 continue

@@ -24,7 +24,7 @@ from the stage that computes it to each later stage that reads it, once
 
 Where to cut: each stage's time is its tasks' cost-model estimates plus the
 time to receive and send the bytes live across its two cuts over the
-card-to-card link (runtime/cost_model.py: HCCS bandwidth and latency). A
+card-to-card link (target/hardware.py: HCCS bandwidth and latency). A
 first dynamic program finds the smallest possible bottleneck (the slowest
 stage, which sets a pipeline's throughput); a second one picks, among the
 cuts whose every stage is within `tolerance` of that bottleneck, those with
@@ -51,7 +51,8 @@ from xdsl.utils.exceptions import PassFailedException
 
 from ge_dialect import OUTPUT_TREE, ascend
 from passes.base import AscendPass
-from runtime import cost_model
+from target import cost_model
+from target.hardware import DEFAULT_CHIP, HARDWARE, Hardware
 
 PLAN_ATTRS = (ascend.MEMORY_LOWER_BOUND, ascend.MEMORY_NAIVE, ascend.MEMORY_PROGRAM_ORDER)
 
@@ -82,7 +83,7 @@ def live_bytes(producer: list[int], last_use: list[int], sizes: list[int], n: in
 
 
 def choose_cuts(costs: list[float], live: list[int], stages: int,
-                hw: cost_model.Hardware, tolerance: float) -> Cut:
+                hw: Hardware, tolerance: float) -> Cut:
     """Contiguous stages: the smallest bottleneck, then the fewest bytes crossing."""
     n = len(costs)
     prefix = [0.0]
@@ -142,7 +143,7 @@ def _stage_of(cut: Cut, n: int) -> list[int]:
     return [k for k, (a, b) in enumerate(zip(cut.starts, ends)) for _ in range(a, b)]
 
 
-def partition(fn: func.FuncOp, stages: int, hw: cost_model.Hardware,
+def partition(fn: func.FuncOp, stages: int, hw: Hardware,
               tolerance: float) -> list[func.FuncOp]:
     name = fn.sym_name.data
     ops = list(fn.body.block.ops)
@@ -267,7 +268,7 @@ class PipelinePartitionPass(AscendPass):
     name = "pipeline-partition"
     plans = True
     stages: int = 2
-    hardware: str = cost_model.DEFAULT_CHIP
+    hardware: str = DEFAULT_CHIP
     tolerance: float = 0.05
 
     def __post_init__(self):
@@ -275,16 +276,16 @@ class PipelinePartitionPass(AscendPass):
         if not isinstance(self.stages, int) or self.stages < 1:
             raise ValueError(f"pipeline-partition: stages must be an integer >= 1, "
                              f"got {self.stages}")
-        if self.hardware not in cost_model.HARDWARE:
+        if self.hardware not in HARDWARE:
             raise ValueError(f"pipeline-partition: hardware must be one of "
-                             f"{', '.join(cost_model.HARDWARE)}, got '{self.hardware}'")
+                             f"{', '.join(HARDWARE)}, got '{self.hardware}'")
         if not self.tolerance >= 0:
             raise ValueError(f"pipeline-partition: tolerance must be >= 0, got {self.tolerance}")
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.stages == 1:
             return
-        hw = cost_model.HARDWARE[self.hardware]
+        hw = HARDWARE[self.hardware]
         for fn in list(op.ops):
             if not isinstance(fn, func.FuncOp) or ascend.arena_size(fn) is None:
                 continue

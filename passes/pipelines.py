@@ -61,7 +61,7 @@ from xdsl.passes import ModulePass, PassPipeline
 from passes import ARTICLE_NAMES, canonical_name, get_all_passes
 from passes.base import GEPass
 from passes.driver.runner import run_pipeline
-from runtime.cost_model import DEFAULT_CHIP
+from target.hardware import DEFAULT_CHIP
 
 DEFAULT_LEVEL = "ge-O3"
 DEFAULT_MAX_STREAMS = 4  # GE's ge.streamMaxParallelNum default here

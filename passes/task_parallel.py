@@ -19,12 +19,13 @@ from passes.base import AscendPass
 from passes.pipelines import DEFAULT_MAX_STREAMS
 from passes.planning import streams as stream_plan
 from passes.planning.task_graph import FunctionGraph, dependences, lowered_graphs
-from runtime import cost_model, scheduler
+from target import cost_model, scheduler
+from target.hardware import DEFAULT_CHIP, HARDWARE, Hardware
 
 
 def simulated_makespan(graph: FunctionGraph, estimates: list[cost_model.Estimate],
                        stream_of: list[int], edges: list[tuple[int, int]],
-                       hw: cost_model.Hardware) -> float:
+                       hw: Hardware) -> float:
     preds = stream_plan.stream_preds(stream_of, edges)
     jobs = [scheduler.Job(t.name, e.pool, e.block_dim, e.time_us, s, tuple(p))
             for t, e, s, p in zip(graph.tasks, estimates, stream_of, preds)]
@@ -63,15 +64,15 @@ class TaskParallelPass(AscendPass):
     name = "task-parallel"
     plans = True
     max_streams: int = DEFAULT_MAX_STREAMS
-    hardware: str = cost_model.DEFAULT_CHIP
+    hardware: str = DEFAULT_CHIP
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.max_streams < 1:
             raise ValueError(f"task-parallel: max-streams must be >= 1, got {self.max_streams}")
-        if self.hardware not in cost_model.HARDWARE:
+        if self.hardware not in HARDWARE:
             raise ValueError(f"task-parallel: hardware must be one of "
-                             f"{', '.join(cost_model.HARDWARE)}, got '{self.hardware}'")
-        hw = cost_model.HARDWARE[self.hardware]
+                             f"{', '.join(HARDWARE)}, got '{self.hardware}'")
+        hw = HARDWARE[self.hardware]
         for graph in lowered_graphs(op, self.name):
             deps = dependences(graph, physical=True)
             estimates = [cost_model.estimate(t.op, hw) for t in graph.tasks]

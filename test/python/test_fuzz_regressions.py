@@ -39,7 +39,7 @@ REGRESSIONS = {
               nodes=[Node(op="const", args=(), params={"shape": ()})],
               outputs=[1], seed=0),
         "fold-batch-norm"),
-    # runtime/cost_model.py: the matmul estimate took N from the result's last
+    # target/cost_model.py: the matmul estimate took N from the result's last
     # dim, and a vector . vector product has none (IndexError when loading or
     # in task-parallel); a 1-D right operand is now a column, N = 1.
     "vector_dot": (

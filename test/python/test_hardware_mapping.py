@@ -9,7 +9,7 @@ from xdsl.dialects import func
 from ge_dialect import ascend, ge
 from npu_graph.compiler import import_model, lower, optimize
 from passes.pipelines import LEVELS
-from runtime import cost_model
+from target import cost_model
 from runtime.executor import Executable
 from test.helpers import assert_all_close, eager
 from test.models import ZOO

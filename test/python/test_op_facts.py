@@ -12,7 +12,8 @@ from xdsl.dialects.builtin import TensorType, f32
 from ge_dialect import ascend, canonicalization, ge
 from ge_dialect.traits import Activation, CubeWork, Elementwise, MixPrecision, View
 from passes import op_fusion, precision_mode
-from runtime import cost_model, kernels
+from runtime import kernels
+from target import cost_model
 from runtime.host import activations, onednn, runners
 
 OPS = list(ge.GE.operations)

@@ -13,10 +13,12 @@ from ge_dialect import ascend, find_func
 from npu_graph import GraphExecutor, NpuGraph
 from npu_graph import pipeline_parallel as pp
 from passes.pipeline_partition import choose_cuts, live_bytes
-from runtime import cost_model, multicard
+from runtime.sim import multicard
+from target import cost_model
+from target.hardware import DEFAULT_HARDWARE
 from test.models import tiny_resnet
 
-HW = cost_model.DEFAULT_HARDWARE
+HW = DEFAULT_HARDWARE
 
 
 @pytest.fixture(scope="module")

@@ -5,10 +5,12 @@ import pytest
 import torch
 
 from npu_graph import GraphExecutor, NpuGraph
-from runtime import cost_model, pipelining, scheduler
+from runtime.sim import pipelining
+from target import cost_model, scheduler
+from target.hardware import DEFAULT_HARDWARE
 from test.models import tiny_resnet
 
-HW = cost_model.DEFAULT_HARDWARE
+HW = DEFAULT_HARDWARE
 
 
 @pytest.fixture(scope="module")

@@ -17,7 +17,9 @@ from ge_dialect.ascend import CUBE_OPS
 from npu_graph import NpuGraph, load
 from npu_graph.compiler import compile_model, import_model, optimize
 from passes.precision_mode import PrecisionModePass
-from runtime import cost_model, kernels
+from runtime import kernels
+from target import cost_model
+from target.hardware import DEFAULT_HARDWARE
 from runtime.reference import evaluate
 from test.helpers import assert_all_close, eager
 from test.models import ZOO
@@ -198,7 +200,7 @@ def test_the_reference_evaluator_agrees_with_the_executor_in_bf16():
 
 
 def test_bf16_cube_work_is_cheaper_on_the_simulated_cube():
-    """fp32 is not native on the cube (runtime/cost_model.py CUBE_DTYPE_CYCLES):
+    """fp32 is not native on the cube (target/hardware.py CUBE_DTYPE_CYCLES):
     a large conv in bf16 takes a quarter of its fp32 compute time."""
     x = torch.randn(1, 256, 28, 28)
     conv = torch.nn.Conv2d(256, 256, 3, padding=1).eval()
@@ -206,7 +208,7 @@ def test_bf16_cube_work_is_cheaper_on_the_simulated_cube():
     b16 = optimize(import_model(conv, (x,)), "ge-O0", precision_mode="allow_fp32_to_bf16")
     cost = lambda m: sum(cost_model.estimate_graph_op(op, "cube").time_us for op in m.walk()
                          if isinstance(op, ge.Conv2dOp))
-    launch = cost_model.DEFAULT_HARDWARE.launch_us
+    launch = DEFAULT_HARDWARE.launch_us
     assert (cost(f32) - launch) == pytest.approx(4 * (cost(b16) - launch), rel=0.01)
 
 

@@ -11,7 +11,7 @@ from xdsl.irdl import IRDLOperation
 from ge_dialect import ascend, elementwise, ge, indexing, nn, reductions
 from passes import builtin_passes, get_all_passes
 from passes.base import LEVELS, AscendPass, GEPass
-from runtime.cost_model import CUBE_WORK
+from target.cost_model import CUBE_WORK
 
 FILECHECK = Path(__file__).parents[1] / "filecheck"
 PASSES = Path(__file__).parents[2] / "passes"

@@ -7,9 +7,9 @@ import torch
 
 from ge_dialect import ascend
 from npu_graph.compiler import import_model, lower, optimize, plan_device
-from runtime import cost_model
+from target.hardware import HARDWARE
 from runtime.executor import Executable, LoadError
-from runtime.scheduler import Job, simulate, utilization
+from target.scheduler import Job, simulate, utilization
 from test.models import branchy
 
 AI_CORES = {"ai_core": 32}
@@ -40,7 +40,7 @@ def test_a_job_wider_than_its_core_group_is_reported():
 
 def test_hardware_table_matches_the_advertised_peaks():
     for name, advertised in (("ascend910", 256), ("ascend910b", 354)):
-        hw = cost_model.HARDWARE[name]
+        hw = HARDWARE[name]
         peak_tflops = hw.ai_cores * hw.cube_macs_per_cycle * 2 * hw.clock_ghz / 1e3
         assert peak_tflops == pytest.approx(advertised, rel=0.03)
 

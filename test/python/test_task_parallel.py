@@ -80,7 +80,7 @@ def test_running_twice_gives_the_same_streams():
 def test_910b_puts_vector_tasks_on_vector_cores():
     module = run_pipeline(lowered("inception")[0].clone(),
                           "task-parallel{hardware=ascend910b},memory-reuse")
-    from runtime.cost_model import HARDWARE
+    from target.hardware import HARDWARE
 
     executable = Executable(module, hardware=HARDWARE["ascend910b"])
     groups = {t["unit"]: t["core_group"] for t in executable.stats["tasks"]}

@@ -9,8 +9,8 @@ format requires.
 
 from __future__ import annotations
 
-from runtime.cost_model import Estimate
-from runtime.scheduler import Job, Slot
+from target.cost_model import Estimate
+from target.scheduler import Job, Slot
 
 STREAMS_PID, CORES_PID = 1, 2
 POOL_NAMES = {"ai_core": "AI Core", "vector_core": "Vector Core", "ai_cpu": "AI CPU",

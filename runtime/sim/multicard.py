@@ -1,6 +1,6 @@
 """A simulated timeline of several cards: pipeline stages (GPipe) and data parallel.
 
-Plain IR and plain data in, plain data out, like scheduler.py. Each card's
+Plain IR and plain data in, plain data out, like target/scheduler.py. Each card's
 stage is simulated on its own (its tasks, streams and events, as one card's
 timeline); this module then places micro-batches on the cards and the
 transfers between them on the card-to-card link:
@@ -26,7 +26,8 @@ from dataclasses import dataclass, field
 from xdsl.dialects import func
 
 from ge_dialect import ascend
-from runtime import cost_model, scheduler
+from target import cost_model, scheduler
+from target.hardware import Hardware
 
 
 @dataclass
@@ -45,7 +46,7 @@ class Stage:
         return scheduler.makespan(self.slots)
 
 
-def stage_of_function(fn: func.FuncOp, hw: cost_model.Hardware) -> Stage:
+def stage_of_function(fn: func.FuncOp, hw: Hardware) -> Stage:
     """A lowered function (a stage, or a whole graph) simulated on one card."""
     ops = list(fn.body.block.ops)
     tasks = [o for o in ops if isinstance(o, ascend.TaskOp)]
@@ -134,7 +135,7 @@ class Timeline:
 
 
 def simulate_pipeline(stages: list[Stage], micro_batches: int, micro_batch_size: int,
-                      hw: cost_model.Hardware) -> Timeline:
+                      hw: Hardware) -> Timeline:
     """GPipe forward: `micro_batches` micro-batches through the stages, card k = stage k."""
     if micro_batches < 1:
         raise ValueError(f"micro_batches must be >= 1, got {micro_batches}")
@@ -166,7 +167,7 @@ def simulate_pipeline(stages: list[Stage], micro_batches: int, micro_batch_size:
 
 
 def simulate_data_parallel(stage: Stage, cards: int, share: int, output_bytes: int,
-                           hw: cost_model.Hardware) -> Timeline:
+                           hw: Hardware) -> Timeline:
     """`cards` cards each computing a share of `share` items; results gathered on card 0."""
     spans = []
     for k in range(cards):

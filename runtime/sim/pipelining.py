@@ -13,7 +13,7 @@ compute of n-1 to be done with its slot, and the compute of n only the
 copy-out of n-2. Batches share the one arena, so the tasks of batch n start
 after every task of batch n-1. The copy engines are one per direction (PCIe
 is full duplex); copy time is `cost_model.transfer_us` at the chip's PCIe
-bandwidth (hardware table). The discrete-event scheduler (scheduler.py)
+bandwidth (hardware table). The discrete-event scheduler (target/scheduler.py)
 runs the whole thing, event latency between streams included.
 """
 
@@ -21,7 +21,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from runtime import cost_model, scheduler
+from target import cost_model, scheduler
+from target.hardware import Hardware
 
 H2D, D2H = "h2d", "d2h"  # the copy engines, as core groups of one each
 
@@ -44,7 +45,7 @@ class Batches:
 
 
 def simulate(jobs: list[scheduler.Job], pools: dict[str, int], in_bytes: int, out_bytes: int,
-             hw: cost_model.Hardware, batches: int = 8) -> Batches:
+             hw: Hardware, batches: int = 8) -> Batches:
     """`batches` runs of the task graph `jobs` (one batch's), copies included."""
     if batches < 1:
         raise ValueError(f"batches must be >= 1, got {batches}")

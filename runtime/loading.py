@@ -1,0 +1,204 @@
+"""Loading a lowered Ascend function: its value table, its tasks and its arena.
+
+`LoadedFunction` reads the function once: graph inputs, weights (decoded, or
+shared with another replica), buffers and tasks each get a slot in one value
+table, and every static buffer becomes a typed view of one arena (a uint8
+tensor of `ascend.arena_size` bytes) at its planned offset. Because buffers
+really alias the arena, a wrong memory plan gives wrong numbers.
+
+A view's layout is the host's choice: NCHW-logical but NHWC in memory where
+the host runtime runs the buffer's producers and consumers channels-last
+(runtime/host/channels_last.py), and oneDNN-blocked where only oneDNN
+primitives touch it (runtime/host/blocked.py). Buffers sent or received
+between pipeline stages keep the plain row-major layout, so they go over the
+wire as they are.
+
+`place_dynamic` lays out the buffers with `?` dims once their shapes are
+known (a dynamic graph's first run at an input shape).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import torch
+from xdsl.dialects import func
+from xdsl.dialects.builtin import IntegerAttr, MemRefType, ModuleOp
+from xdsl.ir import SSAValue
+
+from ge_dialect import ascend, find_func
+from runtime import kernels
+from runtime.host import blocked as blocked_layout
+from runtime.host import channels_last as arena_layout
+from runtime.host import onednn as dnnl
+from runtime.program import BlockProgram
+from target.cost_model import Estimate
+
+
+class LoadError(ValueError):
+    """The module is not executable Ascend IR; the message says what is wrong."""
+
+
+@dataclass(frozen=True)
+class Options:
+    """The host runtime's fast paths, each switchable so that it can be
+    measured alone (bench/runtime_levers.py) and tested against the generic
+    path (all off). They apply to static-shape graphs; a graph with dynamic
+    buffers always runs the generic path."""
+
+    zero_copy: bool = True      # task runners write into their arena views (runtime/host/runners.py)
+    prepared_loop: bool = True  # argument lists bound at load time, one call per task
+    channels_last: bool = True  # 4-D activations viewed NHWC (runtime/host/channels_last.py)
+    algorithms: bool = True     # conv / pool algorithm chosen per shape (else the library's)
+    primitives: bool = True     # with algorithms: oneDNN convs / pools created at load
+    blocked: bool = True        # with primitives: oneDNN-only buffers blocked (runtime/host/blocked.py)
+
+
+GENERIC = Options(False, False, False, False, False, False)
+
+
+@dataclass
+class Task:
+    name: str
+    unit: str
+    stream: int
+    ins: list[int]          # indices into the executable's value table
+    outs: list[int]
+    body: BlockProgram
+    estimate: Estimate | None  # the simulated device's; None until a run's shapes are known
+    op: ascend.TaskOp
+
+    @property
+    def device_us(self) -> float:
+        return self.estimate.time_us
+
+
+def _view(arena: torch.Tensor, offset: int, t: MemRefType, nhwc: bool = False) -> torch.Tensor:
+    """The buffer's typed view of the arena; NCHW-logical, NHWC in memory if `nhwc`."""
+    dtype = kernels.torch_dtype(t.element_type)
+    size = ascend.nbytes(t)
+    flat = arena[offset:offset + size].view(dtype)
+    if nhwc:
+        n, c, h, w = t.get_shape()
+        return flat.view(n, h, w, c).permute(0, 3, 1, 2)
+    return flat.view(t.get_shape())
+
+
+def _int_attr(fn: func.FuncOp, name: str) -> int | None:
+    attr = fn.attributes.get(name)
+    return attr.value.data if isinstance(attr, IntegerAttr) else None
+
+
+class LoadedFunction:
+    """One function's value table, tasks and arena with its buffer views."""
+
+    def __init__(self, module: ModuleOp, func_name: str, options: Options,
+                 weights: list[torch.Tensor] | None = None):
+        fn = find_func(module, func_name)
+        size = ascend.arena_size(fn)
+        if size is None:
+            raise LoadError(f"@{func_name} has no '{ascend.ARENA_SIZE}' attribute: "
+                            "run the lower-to-ascend pass first")
+        self.arg_types = list(fn.function_type.inputs.data)
+        self.result_types = list(fn.function_type.outputs.data)
+        try:
+            self.arena = torch.empty(size, dtype=torch.uint8)
+        except RuntimeError as e:  # torch's allocator error is a paragraph
+            raise LoadError(f"cannot allocate the arena of @{func_name} ({size} bytes) on "
+                            "the host") from e
+        self.memory_lower_bound = _int_attr(fn, ascend.MEMORY_LOWER_BOUND)
+        self.memory_naive = _int_attr(fn, ascend.MEMORY_NAIVE) or size
+        self.memory_program_order = _int_attr(fn, ascend.MEMORY_PROGRAM_ORDER)
+        slot: dict[SSAValue, int] = {a: i for i, a in enumerate(fn.body.block.args)}
+        self.values: list[torch.Tensor | None] = [None] * len(slot)
+        self.tasks: list[Task] = []
+        self.outputs: list[int] = []
+        self.dynamic: list[tuple[int, ascend.DynBufferOp]] = []
+        self.recvs: list[tuple[int, int, int]] = []   # (value slot, peer, tag)
+        self.sends: list[tuple[int, int, int]] = []
+        self.stage = ascend.stage_of(fn)
+        ops = list(fn.body.block.ops)
+        dynamic = any(isinstance(op, ascend.DynBufferOp) for op in ops)
+        self.options = GENERIC if dynamic else options
+        self.weight_slots: set[int] = set()
+        self._buffers: list[tuple[int, ascend.BufferOp]] = []
+        shared = iter(weights) if weights is not None else None
+        for op in ops:
+            if isinstance(op, ascend.WeightOp):
+                weight = next(shared) if shared is not None else kernels.tensor_from_attr(op.value)
+                slot[op.output] = self._add(weight)
+                self.weight_slots.add(slot[op.output])
+            elif isinstance(op, ascend.BufferOp):
+                slot[op.output] = self._add(None)
+                self._buffers.append((slot[op.output], op))
+            elif isinstance(op, ascend.DynBufferOp):
+                slot[op.output] = self._add(None)
+                self.dynamic.append((slot[op.output], op))
+            elif isinstance(op, ascend.TaskOp):
+                self.tasks.append(Task(
+                    op.task_name.data, op.unit.data, op.stream.value.data,
+                    [slot[v] for v in op.ins], [slot[v] for v in op.outs],
+                    BlockProgram(op.body.block), None, op))
+            elif isinstance(op, func.ReturnOp):
+                self.outputs = [slot[v] for v in op.operands]
+            elif isinstance(op, ascend.RecvOp | ascend.SendOp):
+                comm = self.recvs if isinstance(op, ascend.RecvOp) else self.sends
+                comm.append((slot[op.buffer], op.peer.value.data, op.tag.value.data))
+            elif not isinstance(op, ascend.RecordEventOp | ascend.WaitEventOp):
+                raise LoadError(f"'{op.name}' cannot appear at the top level of a lowered "
+                                "function; only ascend ops and func.return can")
+        try:
+            self.preds = ascend.task_predecessors(ops)
+        except ValueError as e:
+            raise LoadError(str(e)) from None
+        self.value_slots = slot
+        o = self.options
+        wire = {op.buffer.owner for op in ops if isinstance(op, ascend.RecvOp | ascend.SendOp)}
+        self._nhwc = arena_layout.channels_last_buffers(ops, wire) if o.channels_last else set()
+        self._blocked = (blocked_layout.blocked_buffers(ops, self._nhwc) - wire
+                         if o.blocked and o.primitives and o.algorithms and o.zero_copy
+                         and dnnl.available() else set())
+        self.view_buffers(blocked=True)
+
+    def view_buffers(self, blocked: bool) -> None:
+        """Each static buffer's view of the arena in its layout; with `blocked`
+        False, the buffers blocked at load are laid out NHWC instead."""
+        chosen = self._blocked if blocked else set()
+        for s, op in self._buffers:
+            view = _view(self.arena, op.offset.value.data, op.output.type, op in self._nhwc)
+            self.values[s] = dnnl.Blocked(view.permute(0, 2, 3, 1).reshape(-1), view.shape) \
+                if op in chosen else view
+
+    @property
+    def blocked(self) -> set[int]:
+        """The value slots whose arena view is oneDNN-blocked."""
+        return {s for s, _ in self._buffers if isinstance(self.values[s], dnnl.Blocked)}
+
+    @property
+    def batch_size(self) -> int:
+        shape = self.arg_types[0].get_shape() if self.arg_types else ()
+        return shape[0] if shape else 1
+
+    def _add(self, tensor: torch.Tensor | None) -> int:
+        self.values.append(tensor)
+        return len(self.values) - 1
+
+
+def place_dynamic(values: list, dynamic: list[tuple[int, ascend.DynBufferOp]],
+                  shapes: dict[SSAValue, tuple]
+                  ) -> tuple[torch.Tensor, list[tuple[int, torch.Tensor]]]:
+    """An arena for the dynamic buffers whose tensors `values` holds (a run on
+    the heap), back to back at 512-byte alignment, and each one's view of it;
+    records their shapes in `shapes`."""
+    offset, placed = 0, []
+    for s, op in dynamic:
+        tensor = values[s]
+        placed.append((s, offset, tensor))
+        shapes[op.output] = tuple(tensor.shape)
+        offset = ascend.align(offset + tensor.numel() * tensor.element_size())
+    arena = torch.empty(offset, dtype=torch.uint8)
+    views = []
+    for s, at, tensor in placed:
+        nbytes = tensor.numel() * tensor.element_size()
+        views.append((s, arena[at:at + nbytes].view(tensor.dtype).view(tensor.shape)))
+    return arena, views

@@ -1,0 +1,312 @@
+"""Running a loaded function on the host: one replica's task runners and run loop.
+
+A `Replica` is a loaded function (its own arena and views) with one runner
+per task (runtime/host/runners.py: a specialized call writing straight into
+its arena views, or the generic op-by-op body). `run` copies inputs in,
+calls the runners in host order and copies outputs out; the executable
+(runtime/executor.py) keeps a pool of replicas so that calls in flight at
+once each get their own.
+
+Dynamic shapes: buffers with `?` dims (`ascend.dyn_buffer`) are planned per
+concrete input shape. The first run at a new shape runs the task bodies with
+those buffers on the host heap, records every value's shape, lays the
+buffers out in an arena of their own (loading.place_dynamic), asks the
+simulated device for its plan at those shapes, and caches the plan. Later
+runs at that shape bind the cached views and run as a static graph does;
+nothing is recompiled. A run whose buffer shapes differ from its plan (a
+data-dependent shape) is an error.
+
+Pipeline stages: a function cut by pipeline-partition receives buffers
+(`ascend.recv`) before its first task and sends buffers (`ascend.send`)
+after its last one, through its `transport`: an object with `recv(tensor,
+peer, tag)` (fill `tensor`) and `send(tensor, peer, tag)` (done with
+`tensor` when it returns, or copies it).
+
+Host order: tasks run in program order by default. Any order that respects
+streams and events is legal on the device, and the memory plan must hold
+for all of them; `set_host_order` runs the simulated timeline's order or
+any other legal order, so tests can check that.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import torch
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import SSAValue
+
+from ge_dialect.ascend import CUBE_OPS
+from runtime import kernels
+from runtime.host import bf16, runners
+from runtime.host import onednn as dnnl
+from runtime.loading import LoadedFunction, Options, Task, place_dynamic
+from runtime.sim.device import Plan, SimulatedDevice
+from target.cost_model import static_shape
+
+
+class ExecutionError(RuntimeError):
+    """A run went wrong in a way the graph's types did not foresee."""
+
+
+class Replica(LoadedFunction):
+    """A loaded function with its task runners: runs one call at a time."""
+
+    def __init__(self, module: ModuleOp, func_name: str, options: Options,
+                 weights: list[torch.Tensor] | None = None):
+        super().__init__(module, func_name, options, weights)
+        self.transport = None
+        self.workspace = dnnl.Workspace()  # scratch the task runners share
+        try:
+            self.runners = self._runners()
+        except dnnl.OneDNNError:
+            if not self._blocked:
+                raise
+            # oneDNN declined a primitive on a blocked buffer: lay them all out NHWC
+            self.view_buffers(blocked=False)
+            self.runners = self._runners()
+        self.direct_outputs = self._direct_outputs()
+        self.plans: dict[tuple, Plan] = {}
+        self.plan: Plan | None = None
+        self.last_host_ms = self.last_kernel_ms = 0.0
+        self.last_shapes: tuple[list, list] | None = None  # a dynamic graph's last run's
+
+    def simulate_on(self, device: SimulatedDevice) -> None:
+        """Plan on `device` (the executable's, shared by its replicas), then
+        run in program order."""
+        self.device = device
+        self.plan = None if self.dynamic else device.static_plan()
+        self.set_host_order("program")
+
+    @property
+    def slots(self) -> list:
+        if self.plan is None:
+            raise ExecutionError("this graph has dynamic shapes: its device schedule exists "
+                                 "once it has run at some input shape")
+        return self.plan.slots
+
+    def _direct_outputs(self) -> dict[int, Callable]:
+        """Results a task can write straight into the tensor `run` returns
+        (output index -> the task runner's `retarget`), instead of `run`
+        copying them out of the arena: a contiguous buffer written by one
+        task with a `retarget` (runtime/host/runners.py) and read by none, returned once,
+        with the prepared loop (the others restore nothing)."""
+        if not self.options.prepared_loop or self.dynamic:
+            return {}
+        readers = {s for t in self.tasks for s in t.ins}
+        writers: dict[int, list] = {}
+        for t, runner in zip(self.tasks, self.runners):
+            for s in t.outs:
+                writers.setdefault(s, []).append(runner)
+        static = {s for s, _ in self._buffers}
+        direct = {}
+        for i, s in enumerate(self.outputs):
+            runners = writers.get(s, [])
+            if (s in static and s not in readers and self.outputs.count(s) == 1
+                    and len(runners) == 1 and hasattr(runners[0], "retarget")
+                    and self.values[s].is_contiguous()):
+                direct[i] = runners[0].retarget
+        return direct
+
+    def _runners(self) -> list[runners.Runner]:
+        """One runner per task, in program order, so that a task knows whether
+        the runner writing its input holds a ReLU's values (`writes_relu`)."""
+        relu: set[int] = set()
+        made = []
+        for task in self.tasks:
+            runner = self._runner(task, bool(task.ins) and task.ins[0] in relu)
+            if getattr(runner, "writes_relu", False):
+                relu.update(task.outs)
+            made.append(runner)
+        return made
+
+    def _runner(self, task: Task, relu_input: bool = False) -> runners.Runner:
+        """The task as one call over its inputs, writing its output view(s)."""
+        outs = [self.values[s] for s in task.outs]
+        if self.options.zero_copy:
+            fast = runners.specialize(task.op.body.block, task.body,
+                                      [self.values[s] for s in task.ins],
+                                      [s in self.weight_slots for s in task.ins], outs,
+                                      self.options.algorithms, self.options.primitives,
+                                      relu_input, self.workspace)
+            if fast is not None:
+                return fast
+        body = task.body
+
+        def generic(*args):
+            for out, r in zip(outs, body(*args)):
+                out.copy_(r)
+        sixteen = {str(op.results[0].type.element_type) for op in task.op.body.walk()
+                   if isinstance(op, CUBE_OPS)} & {"bf16", "f16"}
+        if sixteen:  # which kernels its 16-bit matrix ops run on (runtime/host/bf16.py)
+            generic.path = bf16.generic_path(kernels.torch_dtype(sixteen.pop()))
+        return generic
+
+    def set_host_order(self, order: str | list[int]) -> None:
+        """Run tasks on the host in `order`: "program", "timeline" (by simulated
+        start time) or a list of task indices that respects streams and events."""
+        if order == "program":
+            order = list(range(len(self.tasks)))
+        elif order == "timeline":
+            order = sorted(range(len(self.tasks)), key=lambda i: (self.slots[i].start, i))
+        position = {t: i for i, t in enumerate(order)}
+        if sorted(position) != list(range(len(self.tasks))):
+            raise ValueError("a host order must list every task index exactly once")
+        for t, preds in enumerate(self.preds):
+            late = [p for p in preds if position[p] > position[t]]
+            if late:
+                raise ValueError(f"host order runs '{self.tasks[t].name}' before "
+                                 f"'{self.tasks[late[0]].name}', which it waits for")
+        self.host_order = list(order)
+        self._steps = [(self.tasks[i].body, self.tasks[i].ins, self.tasks[i].outs)
+                       for i in order]
+        # The prepared loop: each task's argument list built once; graph inputs
+        # are patched into it at the start of every run. A runner with a
+        # `bare` call (a oneDNN primitive bound at load) is that call, no arguments.
+        self._prepared = [(self.runners[i].bare, []) if hasattr(self.runners[i], "bare")
+                          else (self.runners[i], [self.values[s] for s in self.tasks[i].ins])
+                          for i in order]
+        self._input_uses = [(args, k, s) for (_, args), i in zip(self._prepared, order)
+                            if args
+                            for k, s in enumerate(self.tasks[i].ins) if s < len(self.arg_types)]
+
+    def _run(self, inputs: tuple) -> list[torch.Tensor]:
+        """One run on this replica's arena; its caller holds the replica."""
+        clock = time.perf_counter
+        start = clock()
+        values = self.values
+        for i, x in enumerate(inputs):
+            values[i] = x
+        # Results written straight into the tensors returned (`_direct_outputs`):
+        # new ones each run, and the arena view again afterwards, so that no
+        # runner is left pointing at a tensor the caller may free.
+        direct = {i: torch.empty_like(values[self.outputs[i]]) for i in self.direct_outputs}
+        for i, tensor in direct.items():
+            self.direct_outputs[i](tensor)
+        if self.recvs or self.sends:
+            self._check_transport()
+        for s, peer, tag in self.recvs:
+            self._receive(values[s], peer, tag)
+        with torch.no_grad():
+            if self.options.prepared_loop and not self.dynamic:
+                try:
+                    in_kernels = self._run_prepared(inputs)
+                finally:
+                    for i in direct:
+                        self.direct_outputs[i](values[self.outputs[i]])
+            elif not self.dynamic:
+                in_kernels = self._run_listed(values)
+            else:
+                in_kernels = self._run_dynamic(values, inputs)
+        for s, peer, tag in self.sends:
+            self.transport.send(values[s].contiguous(), peer, tag)
+        # Results leave in the caller's (contiguous) layout, whatever the arena's.
+        outputs = [direct[i] if i in direct else values[s].clone(memory_format=torch.contiguous_format)
+                   for i, s in enumerate(self.outputs)]
+        for i in range(len(inputs)):
+            values[i] = None
+        if self.dynamic:
+            self.last_shapes = ([tuple(x.shape) for x in inputs], [tuple(o.shape) for o in outputs])
+        self.last_host_ms = (clock() - start) * 1e3
+        self.last_kernel_ms = in_kernels * 1e3
+        return outputs
+
+    def _check_transport(self) -> None:
+        if self.transport is None:
+            raise ExecutionError(
+                f"this function is pipeline stage {self.stage}: it receives or sends "
+                "buffers, so it runs with its transport set (npu_graph.pipeline_parallel "
+                "runs every stage)")
+
+    def _receive(self, view: torch.Tensor, peer: int, tag: int) -> None:
+        if view.is_contiguous():
+            self.transport.recv(view, peer, tag)
+            return
+        staging = torch.empty(view.shape, dtype=view.dtype)
+        self.transport.recv(staging, peer, tag)
+        view.copy_(staging)
+
+    def _run_prepared(self, inputs) -> float:
+        """Run the prepared task calls in host order; return the seconds in kernels."""
+        for args, k, i in self._input_uses:
+            args[k] = inputs[i]
+        clock, in_kernels = time.perf_counter, 0.0
+        for run, args in self._prepared:
+            t0 = clock()
+            run(*args)
+            in_kernels += clock() - t0
+        for args, k, _ in self._input_uses:  # do not keep the caller's tensors alive
+            args[k] = None
+        return in_kernels
+
+    def _run_listed(self, values: list) -> float:
+        """The same calls, with each task's argument list built at run time."""
+        clock, in_kernels = time.perf_counter, 0.0
+        for i in self.host_order:
+            args = [values[s] for s in self.tasks[i].ins]
+            t0 = clock()
+            self.runners[i](*args)
+            in_kernels += clock() - t0
+        return in_kernels
+
+    def _run_dynamic(self, values: list, inputs: tuple) -> float:
+        """A dynamic graph's run: on the plan for these input shapes, made by
+        running once if there is none yet."""
+        key = tuple(tuple(x.shape) for x in inputs)
+        plan = self.plans.get(key)
+        if plan is None:
+            plan, in_kernels = self._plan_by_running(values)
+            self.plans[key] = plan
+        else:
+            for s, view in plan.views:
+                values[s] = view
+            in_kernels = self._run_tasks(values, check_shapes=True)
+        self.plan = plan
+        return in_kernels
+
+    def _run_tasks(self, values: list, check_shapes: bool = False,
+                   shapes: dict | None = None) -> float:
+        """Run the task bodies in host order, copying results into their views
+        (the dynamic-shape path); return the seconds spent in kernels."""
+        clock, in_kernels = time.perf_counter, 0.0
+        for body, ins, outs in self._steps:
+            args = [values[s] for s in ins]
+            t0 = clock()
+            # Results are computed before any copy, so a task may write in place.
+            results = body.run(args, shapes) if shapes is not None else body(*args)
+            for s, r in zip(outs, results):
+                out = values[s]
+                if out is None:  # a dynamic buffer not planned yet: keep the result
+                    values[s] = r
+                    continue
+                if check_shapes and out.shape != r.shape:
+                    raise ExecutionError(
+                        f"a task produced shape {tuple(r.shape)} where the plan for these "
+                        f"input shapes has {tuple(out.shape)}: a data-dependent shape, which "
+                        "the per-shape memory plan cannot hold")
+                out.copy_(r)
+            in_kernels += clock() - t0
+        return in_kernels
+
+    def _plan_by_running(self, values: list) -> tuple[Plan, float]:
+        """Run once with dynamic buffers on the heap, then lay them out in an arena."""
+        for s, _ in self.dynamic:
+            values[s] = None
+        shapes: dict[SSAValue, tuple] = {}
+        in_kernels = self._run_tasks(values, shapes=shapes)
+        arena, views = place_dynamic(values, self.dynamic, shapes)
+        for value, s in self.value_slots.items():  # graph inputs and static buffers
+            if value not in shapes and values[s] is not None:
+                shapes[value] = tuple(values[s].shape)
+
+        def shape_of(v):
+            return shapes.get(v) or static_shape(v)
+
+        estimates = self.device.estimates_at(shape_of)
+        for s, view in views:  # this run's results move into the arena like later runs'
+            view.copy_(values[s])
+            values[s] = view
+        plan = self.device.schedule(estimates)
+        plan.arena, plan.views = arena, views
+        return plan, in_kernels
