@@ -28,6 +28,8 @@ from io import BytesIO
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
 from xdsl.xdsl_opt_main import xDSLOptMain
 
+from ge_dialect.diagnostics import (
+    Diagnostic, LocatingParser, SourceMap, locate, message_of, span_position)
 from ge_dialect.verifier import check_dominance
 from passes import get_all_passes
 from passes.driver import instrument
@@ -40,6 +42,7 @@ from tools.toolkit_flags import (
     session_options,
     write_dot,
 )
+from tools import verify_diagnostics
 
 USER_ERROR, INTERNAL_ERROR = 1, 2
 
@@ -50,6 +53,10 @@ class UsageError(Exception):
 
 def _raise_usage_error(message: str):
     raise UsageError(message)
+
+
+class DiagnosticsMismatch(Exception):
+    """--verify-diagnostics found a difference; the failures are already printed."""
 
 
 class CompilerBug(Exception):
@@ -64,6 +71,10 @@ class GeOptMain(xDSLOptMain):
     version_format = "ge-opt (xdsl {xdsl_version})"
     stage = "while starting up"  # what is running, for crash reports
     input_text: bytes | None = None  # the chunk being compiled, as received
+    chunk_offset = 0  # lines of the input file above the chunk being compiled
+    source_map = SourceMap()  # where the ops of that chunk were written
+    module = None  # that chunk, once parsed
+    expecting = False  # --verify-diagnostics and the input has expected-* annotations
 
     def __init__(self, description: str = "", args=None):
         # xDSL builds the pass registry and parses the pipeline inside __init__,
@@ -81,9 +92,86 @@ class GeOptMain(xDSLOptMain):
             return sys.stdin.buffer, "mlir"
         return super().get_input_stream()
 
+    def prepare_input(self):
+        """Under --verify-diagnostics, chunks are read up front to find annotations."""
+        chunks, extension = super().prepare_input()
+        if self.args.verify_diagnostics:
+            chunks = [(BytesIO(chunk.read()), offset) for chunk, offset in chunks]
+            self.expecting = any(verify_diagnostics.has_annotations(
+                c.getvalue().decode("utf-8", "replace")) for c, _ in chunks)
+        return chunks, extension
+
     def parse_chunk(self, chunk, file_extension, start_offset=0):
         self.stage, self.input_text = "while parsing the input", chunk.read()
+        self.chunk_offset, self.module = start_offset, None
         return super().parse_chunk(BytesIO(self.input_text), file_extension, start_offset)
+
+    def register_all_frontends(self):
+        """MLIR text goes through LocatingParser, which keeps where each op was written."""
+        super().register_all_frontends()
+
+        def parse_mlir(stream):
+            data, name = stream.read(), self.get_input_name()
+            parser = LocatingParser(self.ctx, data, name)
+            self.source_map = SourceMap(parser.op_spans, self.chunk_offset, name,
+                                        data.decode("utf-8", "replace"))
+            self.module = parser.parse_module(not self.args.no_implicit_module)
+            return self.module
+
+        self.available_frontends["mlir"] = parse_mlir
+
+    def diagnostic(self, error: BaseException) -> Diagnostic | None:
+        """A parse or verifier error as a positioned diagnostic, when it has a place."""
+        if isinstance(error, ParseError):
+            notes = tuple(Diagnostic("note", text or "", span_position(span))
+                          for span, text in getattr(error, "refs", ()))
+            return Diagnostic("error", error.msg.strip(), span_position(error.span), notes)
+        if not isinstance(error, DiagnosticException):
+            return None
+        span = getattr(error, "parse_span", None)
+        if span is not None:
+            return Diagnostic("error", message_of(error), span_position(span, self.chunk_offset))
+        if self.module is None:
+            return None
+        op, related = locate(self.module, error)
+        notes = tuple(Diagnostic("note", what, self.source_map.position(other))
+                      for other, what in related)
+        return Diagnostic("error", message_of(error), self.source_map.position(op), notes)
+
+    def run(self):
+        """mlir-opt's --verify-diagnostics when the input says what it expects;
+        otherwise xDSL's (print the diagnostic, exit 0), which FileCheck tests use."""
+        chunks, extension = self.prepare_input()
+        if not self.expecting:
+            self.prepare_input = lambda: (chunks, extension)
+            return super().run()
+        output, failures = self.prepare_output(), []
+        try:
+            for i, (chunk, offset) in enumerate(chunks):
+                text = chunk.getvalue().decode("utf-8", "replace")
+                produced: list[Diagnostic] = []
+                if i > 0:
+                    output.write("// -----\n")
+                try:
+                    module = self.parse_chunk(chunk, extension, offset)
+                    if module is not None:
+                        self.apply_passes(module)
+                        output.write(self.output_resulting_program(module))
+                except ParseError as e:
+                    e.span = dataclasses.replace(e.span, line_offset=offset)
+                    produced = self.diagnostic(e).all()
+                except DiagnosticException as e:
+                    d = self.diagnostic(e) or Diagnostic("error", message_of(e))
+                    produced = d.all()
+                expected = verify_diagnostics.expectations(text, self.get_input_name(), offset)
+                failures += verify_diagnostics.check(expected, produced)
+        finally:
+            if output is not sys.stdout:
+                output.close()
+        for failure in failures:
+            sys.stderr.write(failure.render())
+        if failures:
+            raise DiagnosticsMismatch()
 
     def setup_pipeline(self):
         """Track the running pass; invalid IR after a pass is that pass's bug."""
@@ -353,8 +441,14 @@ def _main(argv, tool_class: type[GeOptMain]) -> int:
             tool.run()
     except CompilerBug as e:
         return _report_bug(tool, e.where, e.cause)
+    except DiagnosticsMismatch:
+        return USER_ERROR
     except (ParseError, DiagnosticException, ArgSpecParseError, UsageError) as e:
-        print(f"ge-opt: {_one_line(e)}", file=sys.stderr)
+        located = tool.diagnostic(e) if tool is not None else None
+        if located is not None and located.where is not None:
+            sys.stderr.write(located.render())
+        else:
+            print(f"ge-opt: {_one_line(e)}", file=sys.stderr)
         return USER_ERROR
     except BrokenPipeError:
         # The reader (`ge-opt ... | head`) has gone; that is not an error.
