@@ -4,8 +4,9 @@ line, a caret under the token, then notes at related ops.
 xDSL's verifier raises an exception that names no op, and its parser keeps
 no positions once an op is built. So ge-opt parses with `LocatingParser`,
 which remembers where each op's name stands and where each forward use was
-written, and `locate` finds the op a verifier error belongs to. An op built
-by a pass has no parsed position; its `loc(...)` attribute stands in.
+written, and `locate` finds the op a verifier error belongs to. An op's
+`loc("file":line:col)` (the importer writes the model's source line) wins
+over the parsed position, as in MLIR.
 """
 
 from __future__ import annotations
@@ -142,15 +143,16 @@ class SourceMap:
     input_text: str = ""
 
     def position(self, op: Operation | None) -> Position | None:
-        """The op's parsed name, else its loc(), else its nearest located parent's."""
+        """The op's loc(...), else where its name was parsed, else its parent's place
+        (as in MLIR, an explicit location wins over the parser's)."""
         while op is not None:
-            span = self.op_spans.get(op)
-            if span is not None:
-                return span_position(span, self.line_offset)
             loc = op.location
             if isinstance(loc, FileLineColLoc):
                 file, line, col = loc.filename.data, loc.line.data, loc.column.data
                 return Position(file, line, col, self._line_of(file, line))
+            span = self.op_spans.get(op)
+            if span is not None:
+                return span_position(span, self.line_offset)
             op = op.parent_op()
         return None
 
