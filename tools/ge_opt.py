@@ -42,7 +42,7 @@ from tools.toolkit_flags import (
     session_options,
     write_dot,
 )
-from tools import verify_diagnostics
+from tools import mlir_spellings, verify_diagnostics
 
 USER_ERROR, INTERNAL_ERROR = 1, 2
 
@@ -79,12 +79,12 @@ class GeOptMain(xDSLOptMain):
     def __init__(self, description: str = "", args=None):
         # xDSL builds the pass registry and parses the pipeline inside __init__,
         # so plugin passes must be registered before it runs.
-        argv = sys.argv[1:] if args is None else args
+        argv = mlir_spellings.rewrite_argv(sys.argv[1:] if args is None else list(args))
         load_plugins_from_argv(argv)
         # The pass table imports every pass (constant-fold pulls in torch, ~1.5 s):
         # build it only when help is asked for.
         self.wants_help = any(a in ("-h", "--help") for a in argv)
-        super().__init__(description, args)
+        super().__init__(description, argv)
 
     def get_input_stream(self):
         """`-` is standard input, as in mlir-opt."""
@@ -141,6 +141,10 @@ class GeOptMain(xDSLOptMain):
     def run(self):
         """mlir-opt's --verify-diagnostics when the input says what it expects;
         otherwise xDSL's (print the diagnostic, exit 0), which FileCheck tests use."""
+        if self.args.list_passes:
+            sys.stdout.write(_pass_table(everything=self.args.all,
+                                         available=self.available_passes) + "\n")
+            return
         chunks, extension = self.prepare_input()
         if not self.expecting:
             self.prepare_input = lambda: (chunks, extension)
@@ -175,7 +179,10 @@ class GeOptMain(xDSLOptMain):
 
     def setup_pipeline(self):
         """Track the running pass; invalid IR after a pass is that pass's bug."""
-        super().setup_pipeline()
+        try:
+            super().setup_pipeline()
+        except ValueError as e:
+            raise ValueError(_with_pass_hints(str(e), self.available_passes)) from e
         path = self.args.fusion_report
         if path is not None:
             # Every op-fusion run, alone or inside a ge-O<n> level, writes the report.
@@ -257,10 +264,25 @@ class GeOptMain(xDSLOptMain):
 
     def register_all_arguments(self, arg_parser):
         super().register_all_arguments(arg_parser)
-        arg_parser.error = _raise_usage_error
+        arg_parser.error = lambda message: _raise_usage_error(
+            message + _flag_hint(message, arg_parser))
         arg_parser.formatter_class = argparse.RawDescriptionHelpFormatter
+        for action in arg_parser._actions:
+            if "--passes" in action.option_strings:  # xDSL's help lists ~130 passes
+                action.help = ("comma-separated pass pipeline, with options as "
+                               "name{key=value ...}; the same as MLIR's --pass-pipeline="
+                               "'builtin.module(...)'; see the passes below")
         if self.wants_help:
-            arg_parser.epilog = _pass_table()
+            arg_parser.epilog = (_pass_table(everything=False, available=self.available_passes)
+                                 + "\n\n" + _spellings_note())
+        arg_parser.add_argument(
+            "--pass-pipeline", metavar="PIPELINE", default=None,
+            help="MLIR's textual pipeline, e.g. 'builtin.module(func.func(canonicalize),cse)' "
+                 "(anchors flatten: every pass runs on each function)")
+        arg_parser.add_argument(
+            "--list-passes", action="store_true",
+            help="list GE's passes and the common xDSL ones, then exit (with --all: every pass)")
+        arg_parser.add_argument("--all", action="store_true", help="with --list-passes: all")
         arg_parser.add_argument(
             "--elide-elementsattrs-if-larger", type=int, metavar="N", default=None,
             help="print dense constants with more than N elements as "
@@ -305,12 +327,60 @@ def _describe() -> str:
             "Ascend IR. Every xDSL pass (canonicalize, cse, ...) is available too.")
 
 
-def _pass_table() -> str:
-    rows = []
-    for name, factory in get_all_passes().items():
-        doc = (factory().__doc__ or "").strip().splitlines()
-        rows.append(f"  {name:<20} {doc[0] if doc else ''}")
-    return "GE passes:\n" + "\n".join(rows)
+# The xDSL passes a GE user reaches for; --list-passes --all shows the other ~120.
+COMMON_XDSL_PASSES = ("canonicalize", "cse", "dce", "licm", "apply-pdl", "constant-fold-interp",
+                      "reconcile-unrealized-casts", "mlir-opt")
+
+
+def _pass_table(everything: bool, available) -> str:
+    def rows(names, factory_of):
+        lines = []
+        for name in names:
+            doc = (factory_of(name)().__doc__ or "").strip().splitlines()
+            lines.append(f"  {name:<28} {doc[0].strip() if doc else ''}")
+        return "\n".join(lines)
+
+    ge = get_all_passes()
+    others = sorted(n for n in available if n not in ge and n not in ARTICLE_NAMES)
+    shown = others if everything else [n for n in COMMON_XDSL_PASSES if n in others]
+    title = "xDSL passes:" if everything else \
+        "Common xDSL passes (ge-opt --list-passes --all lists all of them):"
+    return (f"GE passes:\n{rows(ge, ge.__getitem__)}\n\n{title}\n"
+            f"{rows(shown, available.__getitem__)}")
+
+
+def _spellings_note() -> str:
+    aliases = ", ".join(a for a, ours in mlir_spellings.FLAG_ALIASES.items() if ours)
+    return ("mlir-opt spellings are accepted: --pass-pipeline='builtin.module(...)' "
+            f"for -p, and {aliases}.")
+
+
+def _with_pass_hints(message: str, available) -> str:
+    """xDSL's "Unrecognized passes: [...]" with a "did you mean" for each name."""
+    if not message.startswith("Unrecognized passes: "):
+        return message
+    import ast
+
+    try:
+        names = ast.literal_eval(message.removeprefix("Unrecognized passes: "))
+    except (ValueError, SyntaxError):
+        return message
+    hints = [f"'{n}'{h}" for n in names
+             if (h := mlir_spellings.did_you_mean(n, list(available) + list(ARTICLE_NAMES)))]
+    if len(names) == 1:
+        return message + "".join(h.removeprefix(f"'{names[0]}'") for h in hints)
+    return message + ("; " + ", ".join(hints) if hints else "")
+
+
+def _flag_hint(message: str, parser: argparse.ArgumentParser) -> str:
+    """For "unrecognized arguments: --x", the nearest flag ge-opt knows."""
+    if not message.startswith("unrecognized arguments: "):
+        return ""
+    known = [o for a in parser._actions for o in a.option_strings if o.startswith("--")]
+    known += list(mlir_spellings.FLAG_ALIASES)
+    hints = [h for arg in message.split()[2:] if arg.startswith("-")
+             if (h := mlir_spellings.did_you_mean(arg.split("=")[0], known))]
+    return "".join(hints)
 
 
 def _one_line(e: BaseException) -> str:
