@@ -6,7 +6,7 @@ Anything else is a compiler bug (an exception in a pass, a pass whose output
 does not verify, a crash while parsing or printing): ge-opt says so, names
 the pass that was running, writes a reproducer (the input as received under
 a `// ge-opt reproducer: -p '<pipeline>'` header, as MLIR's crash reproducers
-do) to $TMPDIR, and exits 2.
+do) under the user's cache dir (see crash_dir), and exits 2.
 """
 
 import time
@@ -16,6 +16,7 @@ STARTED = time.perf_counter()  # first thing: --timing reports start-up apart fr
 import argparse  # noqa: E402 - after the start-up clock
 import contextlib
 import dataclasses
+import hashlib
 import os
 import re
 import sys
@@ -235,13 +236,25 @@ class GeOptMain(xDSLOptMain):
         return format_ir(module, 2**62 if limit is None else limit, debuginfo)
 
     def write_reproducer(self) -> str:
-        """The input as received, under a header naming the pipeline; returns its path."""
-        stamp = time.strftime("%Y%m%d-%H%M%S")
-        fd, path = tempfile.mkstemp(prefix=f"ge-opt-crash-{stamp}-", suffix=".mlir")
-        with os.fdopen(fd, "wb") as f:
-            f.write(f"// ge-opt reproducer: -p {_quote(self.args.passes)}\n".encode())
-            f.write(self.input_text or b"")
-        return path
+        """The input as received, under a header naming the pipeline; returns its path.
+
+        Crash files live in one directory (--crash-dir, else the user's cache dir),
+        named by a hash of their text so a repeat overwrites its own; the oldest
+        go beyond MAX_CRASH_FILES. Running a reproducer writes nothing new: the
+        reproducer it runs is returned.
+        """
+        text = self.input_text or b""
+        if text.startswith(REPRODUCER_HEADER) and self.args.input_file not in (None, "-"):
+            return str(Path(self.args.input_file).resolve())
+        data = f"{REPRODUCER_HEADER.decode()}-p {_quote(self.args.passes)}\n".encode() + text
+        folder = crash_dir(self.args.crash_dir)
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"ge-opt-crash-{hashlib.sha256(data).hexdigest()[:16]}.mlir"
+        partial = path.with_suffix(f".tmp{os.getpid()}")
+        partial.write_bytes(data)
+        os.replace(partial, path)  # a reader never sees half a file
+        _cap_crash_dir(folder, keep=path)
+        return str(path)
 
     def register_all_dialects(self):
         super().register_all_dialects()
@@ -284,6 +297,11 @@ class GeOptMain(xDSLOptMain):
             help="list GE's passes and the common xDSL ones, then exit (with --all: every pass)")
         arg_parser.add_argument("--all", action="store_true", help="with --list-passes: all")
         arg_parser.add_argument(
+            "--crash-dir", metavar="DIR", default=None,
+            help="where internal errors write their reproducer (default: the user's cache "
+                 f"dir, ~/.cache/ge-opt/crashes; at most {MAX_CRASH_FILES} files, named by "
+                 "content, so a repeated crash overwrites its file)")
+        arg_parser.add_argument(
             "--elide-elementsattrs-if-larger", type=int, metavar="N", default=None,
             help="print dense constants with more than N elements as "
                  "dense_resource<__elided__> (for reading; the output loses the data)")
@@ -309,6 +327,32 @@ class GeOptMain(xDSLOptMain):
         from ge_dialect.printing import format_ir
 
         return format_ir(prog, limit, self.args.print_debuginfo) + "\n"
+
+
+REPRODUCER_HEADER = b"// ge-opt reproducer: "
+MAX_CRASH_FILES = 32
+
+
+def crash_dir(override: str | None) -> Path:
+    """Where crash reproducers go: --crash-dir, else $XDG_CACHE_HOME/ge-opt/crashes
+    (~/.cache/ge-opt/crashes), else the temp dir when there is no home."""
+    if override:
+        return Path(override)
+    cache = os.environ.get("XDG_CACHE_HOME")
+    if not cache:
+        try:
+            cache = str(Path.home() / ".cache")
+        except RuntimeError:  # no home directory known
+            cache = tempfile.gettempdir()
+    return Path(cache) / "ge-opt" / "crashes"
+
+
+def _cap_crash_dir(folder: Path, keep: Path) -> None:
+    """Remove the oldest crash files beyond MAX_CRASH_FILES (never `keep`)."""
+    files = sorted(folder.glob("ge-opt-crash-*.mlir"), key=lambda p: p.stat().st_mtime)
+    for old in [p for p in files if p != keep][:max(0, len(files) - MAX_CRASH_FILES)]:
+        with contextlib.suppress(OSError):
+            old.unlink()
 
 
 def _with_report(p, path: str):
@@ -438,6 +482,8 @@ def _reproduce_command(tool: GeOptMain, path: str) -> str:
         parts.append("--no-guard-rails")
     if args.rewrite_cap is not None:
         parts += ["--rewrite-cap", str(args.rewrite_cap)]
+    if args.crash_dir is not None:
+        parts += ["--crash-dir", _quote(str(Path(args.crash_dir).resolve()))]
     return " ".join(parts)
 
 
