@@ -457,17 +457,24 @@ def _blame(error: BaseException, where: str) -> str:
         file = made.source.rsplit(":", 1)[0]
         if str(Path(file).resolve()) in files:
             return f"the plugin {made.source} (pattern {made.pattern})"
+    # A guard rail's patterns (rules that undo each other, a no-op "success").
+    sources = getattr(_root_cause(error), "sources", None) or {}
+    blamed = [f"{where} (pattern {pattern})" for pattern, where in sources.items()
+              if where and str(Path(where.rsplit(":", 1)[0]).resolve()) in files]
+    if blamed:
+        return "the plugin " + " and ".join(blamed)
     named = re.search(r"pass '([^']+)'", where)
     path = plugin_of(named.group(1).split("/")[-1]) if named else None
     return f"the plugin {path} (pass '{named.group(1)}')" if path else "ge-opt"
 
 
 def _root_cause(error: BaseException) -> BaseException:
-    """The PassVerifyError behind `error`, if it was raised from one."""
+    """The PassVerifyError (or guard-rail error) behind `error`, if it was raised from one."""
     from passes.driver.instrument import PassVerifyError
 
     seen = error
-    while seen is not None and not isinstance(seen, PassVerifyError):
+    while seen is not None and not isinstance(seen, PassVerifyError) \
+            and not hasattr(seen, "sources"):
         seen = seen.__cause__
     return seen if seen is not None else error
 
