@@ -29,9 +29,14 @@ def check_dominance(root: Operation) -> None:
                                     else f"operand #{i}")
                             where = ("it defines itself" if operand.op is user
                                      else f"'{operand.op.name}' defines further down")
-                            raise VerifyException(
+                            error = VerifyException(
                                 f"'{user.name}' uses {what}, which {where}: values must be "
                                 "defined above their uses (no cycles)")
+                            # For positioned diagnostics: the use, and a note at the definition.
+                            error.op = user
+                            error.related = [] if operand.op is user else [
+                                (operand.op, f"{what} is defined here")]
+                            raise error
                     defined.update(user.results)
 
 

@@ -6,7 +6,7 @@ Anything else is a compiler bug (an exception in a pass, a pass whose output
 does not verify, a crash while parsing or printing): ge-opt says so, names
 the pass that was running, writes a reproducer (the input as received under
 a `// ge-opt reproducer: -p '<pipeline>'` header, as MLIR's crash reproducers
-do) to $TMPDIR, and exits 2.
+do) under the user's cache dir (see crash_dir), and exits 2.
 """
 
 import time
@@ -16,6 +16,7 @@ STARTED = time.perf_counter()  # first thing: --timing reports start-up apart fr
 import argparse  # noqa: E402 - after the start-up clock
 import contextlib
 import dataclasses
+import hashlib
 import os
 import re
 import sys
@@ -28,6 +29,8 @@ from io import BytesIO
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
 from xdsl.xdsl_opt_main import xDSLOptMain
 
+from ge_dialect.diagnostics import (
+    Diagnostic, LocatingParser, SourceMap, locate, message_of, span_position)
 from ge_dialect.verifier import check_dominance
 from passes import ARTICLE_NAMES, get_all_passes
 from passes.driver import instrument
@@ -40,6 +43,7 @@ from tools.toolkit_flags import (
     session_options,
     write_dot,
 )
+from tools import mlir_spellings, verify_diagnostics
 
 USER_ERROR, INTERNAL_ERROR = 1, 2
 
@@ -50,6 +54,10 @@ class UsageError(Exception):
 
 def _raise_usage_error(message: str):
     raise UsageError(message)
+
+
+class DiagnosticsMismatch(Exception):
+    """--verify-diagnostics found a difference; the failures are already printed."""
 
 
 class CompilerBug(Exception):
@@ -64,16 +72,20 @@ class GeOptMain(xDSLOptMain):
     version_format = "ge-opt (xdsl {xdsl_version})"
     stage = "while starting up"  # what is running, for crash reports
     input_text: bytes | None = None  # the chunk being compiled, as received
+    chunk_offset = 0  # lines of the input file above the chunk being compiled
+    source_map = SourceMap()  # where the ops of that chunk were written
+    module = None  # that chunk, once parsed
+    expecting = False  # --verify-diagnostics and the input has expected-* annotations
 
     def __init__(self, description: str = "", args=None):
         # xDSL builds the pass registry and parses the pipeline inside __init__,
         # so plugin passes must be registered before it runs.
-        argv = sys.argv[1:] if args is None else args
+        argv = mlir_spellings.rewrite_argv(sys.argv[1:] if args is None else list(args))
         load_plugins_from_argv(argv)
         # The pass table imports every pass (constant-fold pulls in torch, ~1.5 s):
         # build it only when help is asked for.
         self.wants_help = any(a in ("-h", "--help") for a in argv)
-        super().__init__(description, args)
+        super().__init__(description, argv)
 
     def get_input_stream(self):
         """`-` is standard input, as in mlir-opt."""
@@ -81,13 +93,97 @@ class GeOptMain(xDSLOptMain):
             return sys.stdin.buffer, "mlir"
         return super().get_input_stream()
 
+    def prepare_input(self):
+        """Under --verify-diagnostics, chunks are read up front to find annotations."""
+        chunks, extension = super().prepare_input()
+        if self.args.verify_diagnostics:
+            chunks = [(BytesIO(chunk.read()), offset) for chunk, offset in chunks]
+            self.expecting = any(verify_diagnostics.has_annotations(
+                c.getvalue().decode("utf-8", "replace")) for c, _ in chunks)
+        return chunks, extension
+
     def parse_chunk(self, chunk, file_extension, start_offset=0):
         self.stage, self.input_text = "while parsing the input", chunk.read()
+        self.chunk_offset, self.module = start_offset, None
         return super().parse_chunk(BytesIO(self.input_text), file_extension, start_offset)
+
+    def register_all_frontends(self):
+        """MLIR text goes through LocatingParser, which keeps where each op was written."""
+        super().register_all_frontends()
+
+        def parse_mlir(stream):
+            data, name = stream.read(), self.get_input_name()
+            parser = LocatingParser(self.ctx, data, name)
+            self.source_map = SourceMap(parser.op_spans, self.chunk_offset, name,
+                                        data.decode("utf-8", "replace"))
+            self.module = parser.parse_module(not self.args.no_implicit_module)
+            return self.module
+
+        self.available_frontends["mlir"] = parse_mlir
+
+    def diagnostic(self, error: BaseException) -> Diagnostic | None:
+        """A parse or verifier error as a positioned diagnostic, when it has a place."""
+        if isinstance(error, ParseError):
+            notes = tuple(Diagnostic("note", text or "", span_position(span))
+                          for span, text in getattr(error, "refs", ()))
+            return Diagnostic("error", error.msg.strip(), span_position(error.span), notes)
+        if not isinstance(error, DiagnosticException):
+            return None
+        span = getattr(error, "parse_span", None)
+        if span is not None:
+            return Diagnostic("error", message_of(error), span_position(span, self.chunk_offset))
+        if self.module is None:
+            return None
+        op, related = locate(self.module, error)
+        notes = tuple(Diagnostic("note", what, self.source_map.position(other))
+                      for other, what in related)
+        return Diagnostic("error", message_of(error), self.source_map.position(op), notes)
+
+    def run(self):
+        """mlir-opt's --verify-diagnostics when the input says what it expects;
+        otherwise xDSL's (print the diagnostic, exit 0), which FileCheck tests use."""
+        if self.args.list_passes:
+            sys.stdout.write(_pass_table(everything=self.args.all,
+                                         available=self.available_passes) + "\n")
+            return
+        chunks, extension = self.prepare_input()
+        if not self.expecting:
+            self.prepare_input = lambda: (chunks, extension)
+            return super().run()
+        output, failures = self.prepare_output(), []
+        try:
+            for i, (chunk, offset) in enumerate(chunks):
+                text = chunk.getvalue().decode("utf-8", "replace")
+                produced: list[Diagnostic] = []
+                if i > 0:
+                    output.write("// -----\n")
+                try:
+                    module = self.parse_chunk(chunk, extension, offset)
+                    if module is not None:
+                        self.apply_passes(module)
+                        output.write(self.output_resulting_program(module))
+                except ParseError as e:
+                    e.span = dataclasses.replace(e.span, line_offset=offset)
+                    produced = self.diagnostic(e).all()
+                except DiagnosticException as e:
+                    d = self.diagnostic(e) or Diagnostic("error", message_of(e))
+                    produced = d.all()
+                expected = verify_diagnostics.expectations(text, self.get_input_name(), offset)
+                failures += verify_diagnostics.check(expected, produced)
+        finally:
+            if output is not sys.stdout:
+                output.close()
+        for failure in failures:
+            sys.stderr.write(failure.render())
+        if failures:
+            raise DiagnosticsMismatch()
 
     def setup_pipeline(self):
         """Track the running pass; invalid IR after a pass is that pass's bug."""
-        super().setup_pipeline()
+        try:
+            super().setup_pipeline()
+        except ValueError as e:
+            raise ValueError(_with_pass_hints(str(e), self.available_passes)) from e
         path = self.args.fusion_report
         if path is not None:
             # Every op-fusion run, alone or inside a ge-O<n> level, writes the report.
@@ -140,13 +236,25 @@ class GeOptMain(xDSLOptMain):
         return format_ir(module, 2**62 if limit is None else limit, debuginfo)
 
     def write_reproducer(self) -> str:
-        """The input as received, under a header naming the pipeline; returns its path."""
-        stamp = time.strftime("%Y%m%d-%H%M%S")
-        fd, path = tempfile.mkstemp(prefix=f"ge-opt-crash-{stamp}-", suffix=".mlir")
-        with os.fdopen(fd, "wb") as f:
-            f.write(f"// ge-opt reproducer: -p {_quote(self.args.passes)}\n".encode())
-            f.write(self.input_text or b"")
-        return path
+        """The input as received, under a header naming the pipeline; returns its path.
+
+        Crash files live in one directory (--crash-dir, else the user's cache dir),
+        named by a hash of their text so a repeat overwrites its own; the oldest
+        go beyond MAX_CRASH_FILES. Running a reproducer writes nothing new: the
+        reproducer it runs is returned.
+        """
+        text = self.input_text or b""
+        if text.startswith(REPRODUCER_HEADER) and self.args.input_file not in (None, "-"):
+            return str(Path(self.args.input_file).resolve())
+        data = f"{REPRODUCER_HEADER.decode()}-p {_quote(self.args.passes)}\n".encode() + text
+        folder = crash_dir(self.args.crash_dir)
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"ge-opt-crash-{hashlib.sha256(data).hexdigest()[:16]}.mlir"
+        partial = path.with_suffix(f".tmp{os.getpid()}")
+        partial.write_bytes(data)
+        os.replace(partial, path)  # a reader never sees half a file
+        _cap_crash_dir(folder, keep=path)
+        return str(path)
 
     def register_all_dialects(self):
         super().register_all_dialects()
@@ -169,10 +277,30 @@ class GeOptMain(xDSLOptMain):
 
     def register_all_arguments(self, arg_parser):
         super().register_all_arguments(arg_parser)
-        arg_parser.error = _raise_usage_error
+        arg_parser.error = lambda message: _raise_usage_error(
+            message + _flag_hint(message, arg_parser))
         arg_parser.formatter_class = argparse.RawDescriptionHelpFormatter
+        for action in arg_parser._actions:
+            if "--passes" in action.option_strings:  # xDSL's help lists ~130 passes
+                action.help = ("comma-separated pass pipeline, with options as "
+                               "name{key=value ...}; the same as MLIR's --pass-pipeline="
+                               "'builtin.module(...)'; see the passes below")
         if self.wants_help:
-            arg_parser.epilog = _pass_table()
+            arg_parser.epilog = (_pass_table(everything=False, available=self.available_passes)
+                                 + "\n\n" + _spellings_note())
+        arg_parser.add_argument(
+            "--pass-pipeline", metavar="PIPELINE", default=None,
+            help="MLIR's textual pipeline, e.g. 'builtin.module(func.func(canonicalize),cse)' "
+                 "(anchors flatten: every pass runs on each function)")
+        arg_parser.add_argument(
+            "--list-passes", action="store_true",
+            help="list GE's passes and the common xDSL ones, then exit (with --all: every pass)")
+        arg_parser.add_argument("--all", action="store_true", help="with --list-passes: all")
+        arg_parser.add_argument(
+            "--crash-dir", metavar="DIR", default=None,
+            help="where internal errors write their reproducer (default: the user's cache "
+                 f"dir, ~/.cache/ge-opt/crashes; at most {MAX_CRASH_FILES} files, named by "
+                 "content, so a repeated crash overwrites its file)")
         arg_parser.add_argument(
             "--elide-elementsattrs-if-larger", type=int, metavar="N", default=None,
             help="print dense constants with more than N elements as "
@@ -201,6 +329,32 @@ class GeOptMain(xDSLOptMain):
         return format_ir(prog, limit, self.args.print_debuginfo) + "\n"
 
 
+REPRODUCER_HEADER = b"// ge-opt reproducer: "
+MAX_CRASH_FILES = 32
+
+
+def crash_dir(override: str | None) -> Path:
+    """Where crash reproducers go: --crash-dir, else $XDG_CACHE_HOME/ge-opt/crashes
+    (~/.cache/ge-opt/crashes), else the temp dir when there is no home."""
+    if override:
+        return Path(override)
+    cache = os.environ.get("XDG_CACHE_HOME")
+    if not cache:
+        try:
+            cache = str(Path.home() / ".cache")
+        except RuntimeError:  # no home directory known
+            cache = tempfile.gettempdir()
+    return Path(cache) / "ge-opt" / "crashes"
+
+
+def _cap_crash_dir(folder: Path, keep: Path) -> None:
+    """Remove the oldest crash files beyond MAX_CRASH_FILES (never `keep`)."""
+    files = sorted(folder.glob("ge-opt-crash-*.mlir"), key=lambda p: p.stat().st_mtime)
+    for old in [p for p in files if p != keep][:max(0, len(files) - MAX_CRASH_FILES)]:
+        with contextlib.suppress(OSError):
+            old.unlink()
+
+
 def _with_report(p, path: str):
     from passes.op_fusion import OpFusionPass
     from passes.pipelines import OptLevelPass
@@ -217,12 +371,60 @@ def _describe() -> str:
             "Ascend IR. Every xDSL pass (canonicalize, cse, ...) is available too.")
 
 
-def _pass_table() -> str:
-    rows = []
-    for name, factory in get_all_passes().items():
-        doc = (factory().__doc__ or "").strip().splitlines()
-        rows.append(f"  {name:<20} {doc[0] if doc else ''}")
-    return "GE passes:\n" + "\n".join(rows)
+# The xDSL passes a GE user reaches for; --list-passes --all shows the other ~120.
+COMMON_XDSL_PASSES = ("canonicalize", "cse", "dce", "licm", "apply-pdl", "constant-fold-interp",
+                      "reconcile-unrealized-casts", "mlir-opt")
+
+
+def _pass_table(everything: bool, available) -> str:
+    def rows(names, factory_of):
+        lines = []
+        for name in names:
+            doc = (factory_of(name)().__doc__ or "").strip().splitlines()
+            lines.append(f"  {name:<28} {doc[0].strip() if doc else ''}")
+        return "\n".join(lines)
+
+    ge = get_all_passes()
+    others = sorted(n for n in available if n not in ge and n not in ARTICLE_NAMES)
+    shown = others if everything else [n for n in COMMON_XDSL_PASSES if n in others]
+    title = "xDSL passes:" if everything else \
+        "Common xDSL passes (ge-opt --list-passes --all lists all of them):"
+    return (f"GE passes:\n{rows(ge, ge.__getitem__)}\n\n{title}\n"
+            f"{rows(shown, available.__getitem__)}")
+
+
+def _spellings_note() -> str:
+    aliases = ", ".join(a for a, ours in mlir_spellings.FLAG_ALIASES.items() if ours)
+    return ("mlir-opt spellings are accepted: --pass-pipeline='builtin.module(...)' "
+            f"for -p, and {aliases}.")
+
+
+def _with_pass_hints(message: str, available) -> str:
+    """xDSL's "Unrecognized passes: [...]" with a "did you mean" for each name."""
+    if not message.startswith("Unrecognized passes: "):
+        return message
+    import ast
+
+    try:
+        names = ast.literal_eval(message.removeprefix("Unrecognized passes: "))
+    except (ValueError, SyntaxError):
+        return message
+    hints = [f"'{n}'{h}" for n in names
+             if (h := mlir_spellings.did_you_mean(n, list(available) + list(ARTICLE_NAMES)))]
+    if len(names) == 1:
+        return message + "".join(h.removeprefix(f"'{names[0]}'") for h in hints)
+    return message + ("; " + ", ".join(hints) if hints else "")
+
+
+def _flag_hint(message: str, parser: argparse.ArgumentParser) -> str:
+    """For "unrecognized arguments: --x", the nearest flag ge-opt knows."""
+    if not message.startswith("unrecognized arguments: "):
+        return ""
+    known = [o for a in parser._actions for o in a.option_strings if o.startswith("--")]
+    known += list(mlir_spellings.FLAG_ALIASES)
+    hints = [h for arg in message.split()[2:] if arg.startswith("-")
+             if (h := mlir_spellings.did_you_mean(arg.split("=")[0], known))]
+    return "".join(hints)
 
 
 def _one_line(e: BaseException) -> str:
@@ -255,17 +457,24 @@ def _blame(error: BaseException, where: str) -> str:
         file = made.source.rsplit(":", 1)[0]
         if str(Path(file).resolve()) in files:
             return f"the plugin {made.source} (pattern {made.pattern})"
+    # A guard rail's patterns (rules that undo each other, a no-op "success").
+    sources = getattr(_root_cause(error), "sources", None) or {}
+    blamed = [f"{where} (pattern {pattern})" for pattern, where in sources.items()
+              if where and str(Path(where.rsplit(":", 1)[0]).resolve()) in files]
+    if blamed:
+        return "the plugin " + " and ".join(blamed)
     named = re.search(r"pass '([^']+)'", where)
     path = plugin_of(named.group(1).split("/")[-1]) if named else None
     return f"the plugin {path} (pass '{named.group(1)}')" if path else "ge-opt"
 
 
 def _root_cause(error: BaseException) -> BaseException:
-    """The PassVerifyError behind `error`, if it was raised from one."""
+    """The PassVerifyError (or guard-rail error) behind `error`, if it was raised from one."""
     from passes.driver.instrument import PassVerifyError
 
     seen = error
-    while seen is not None and not isinstance(seen, PassVerifyError):
+    while seen is not None and not isinstance(seen, PassVerifyError) \
+            and not hasattr(seen, "sources"):
         seen = seen.__cause__
     return seen if seen is not None else error
 
@@ -280,6 +489,8 @@ def _reproduce_command(tool: GeOptMain, path: str) -> str:
         parts.append("--no-guard-rails")
     if args.rewrite_cap is not None:
         parts += ["--rewrite-cap", str(args.rewrite_cap)]
+    if args.crash_dir is not None:
+        parts += ["--crash-dir", _quote(str(Path(args.crash_dir).resolve()))]
     return " ".join(parts)
 
 
@@ -353,8 +564,14 @@ def _main(argv, tool_class: type[GeOptMain]) -> int:
             tool.run()
     except CompilerBug as e:
         return _report_bug(tool, e.where, e.cause)
+    except DiagnosticsMismatch:
+        return USER_ERROR
     except (ParseError, DiagnosticException, ArgSpecParseError, UsageError) as e:
-        print(f"ge-opt: {_one_line(e)}", file=sys.stderr)
+        located = tool.diagnostic(e) if tool is not None else None
+        if located is not None and located.where is not None:
+            sys.stderr.write(located.render())
+        else:
+            print(f"ge-opt: {_one_line(e)}", file=sys.stderr)
         return USER_ERROR
     except BrokenPipeError:
         # The reader (`ge-opt ... | head`) has gone; that is not an error.

@@ -6,10 +6,11 @@
 
 Like mlir-reduce: the test command gets a candidate file's path as its last
 argument (or in place of `{}`), and the candidate is interesting when the
-command exits with --interesting-exit (default 0). Ops are deleted (their
-uses take an operand, or a new argument), outputs dropped and constants made
-splats while the test stays interesting (npu_graph/reduce.py); the smallest
-graph is written to -o (default: INPUT.reduced.mlir).
+command exits with --interesting-exit (default 0). A test that is one of our
+tools (ge-bisect, ge-opt, ge-fuzz) runs in this process, so PyTorch and the
+passes load once; any other command runs in a shell. The strategies are
+mlir-reduce's (npu_graph/reduce.py); the smallest graph is written to -o
+(default: INPUT.reduced.mlir).
 
 Exit status: 0 reduced (the reproducer is written); 1 a user error (unreadable
 input, the input not interesting to begin with); 2 an internal error.
@@ -18,6 +19,8 @@ input, the input not interesting to begin with); 2 an internal error.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import shlex
 import subprocess
 import sys
@@ -42,6 +45,42 @@ def parse_args(argv):
     p.add_argument("--timeout", type=float, default=120.0,
                    help="seconds one test may take; longer is not interesting (default 120)")
     return p.parse_args(argv)
+
+
+# Our own tools run in this process (modules loaded once); anything else in a shell.
+IN_PROCESS = {"ge-bisect": "tools.ge_bisect", "ge-opt": "tools.ge_opt",
+              "ge-fuzz": "tools.ge_fuzz"}
+
+
+def in_process_test(command: str, interesting_exit: int, workdir: Path):
+    """is_interesting(module) calling our tool's main() here, or None when the
+    command is not one of ours (or uses the shell: pipes, redirections, ...)."""
+    import importlib
+
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return None
+    if not words or words[0] not in IN_PROCESS or any(
+            w in ("|", "||", "&&", ";", ">", "<", "2>", "&") for w in words):
+        return None
+    tool = importlib.import_module(IN_PROCESS[words[0]])
+    candidate = workdir / "candidate.mlir"
+
+    def is_interesting(module) -> bool:
+        candidate.write_text(str(module) + "\n")
+        argv = [str(candidate) if w == "{}" else w for w in words[1:]]
+        if "{}" not in words:
+            argv.append(str(candidate))
+        sink = io.StringIO()
+        with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
+            try:
+                status = tool.main(argv)
+            except SystemExit as e:
+                status = e.code if isinstance(e.code, int) else 1
+        return status == interesting_exit
+
+    return is_interesting
 
 
 def shell_test(command: str, interesting_exit: int, timeout: float, workdir: Path):
@@ -79,7 +118,8 @@ def main(argv=None) -> int:
             return USER_ERROR
         before = op_count(module)
         with tempfile.TemporaryDirectory(prefix="ge-reduce-") as tmp:
-            test = shell_test(args.test, args.interesting_exit, args.timeout, Path(tmp))
+            test = (in_process_test(args.test, args.interesting_exit, Path(tmp))
+                    or shell_test(args.test, args.interesting_exit, args.timeout, Path(tmp)))
             try:
                 smaller = reduce(module, test, log=lambda m: print(f"ge-reduce: {m}",
                                                                      file=sys.stderr))

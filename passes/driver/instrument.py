@@ -468,7 +468,8 @@ class _Named(RewritePattern):
         self.pattern.match_and_rewrite(op, rewriter)
         if rewriter.has_done_action and not done and self.observer.actor is None:
             self.observer.actor = pattern_name(self.pattern)
-            self.observer.actor_source = source_of(type(self.pattern))
+            self.observer.actor_source = (getattr(self.pattern, "defined_at", None)
+                                          or source_of(type(self.pattern)))
 
 
 @functools.cache
@@ -503,7 +504,9 @@ class _Canonicalization(RewritePattern):
             if rewriter.has_done_action:
                 if self.observer.actor is None:
                     self.observer.actor = pattern_name(pattern)
-                    self.observer.actor_source = source_of(type(pattern))
+                    # a rule a plugin registered carries its plugin line
+                    self.observer.actor_source = (getattr(pattern, "defined_at", None)
+                                                  or source_of(type(pattern)))
                 return
 
 
@@ -517,6 +520,7 @@ class _Observer(RewritePattern):
         self.actor_source: str | None = None
         self.failure: GuardError | None = None
         self.count = 0
+        self.sources: dict[str, str | None] = {}  # pattern -> where it is written
         self.recent: deque[tuple[str, str]] = deque(maxlen=100)
         self.cap = None
         if s.verify_each:
@@ -550,7 +554,9 @@ class _Observer(RewritePattern):
         if not rewriter.has_done_action:
             return
         label = self.actor or ("fold" if had_uses else "erase-dead-op")
-        app = s.record(label, what, where, text, self.actor_source)
+        # The plugin line that made the change, when a plugin's code made it.
+        app = s.record(label, what, where, text, changes.site or self.actor_source)
+        self.sources[label] = app.source
         for made in (*changes.inserted, *changes.modified):
             s.origin[made] = app
         for made in changes.inserted:
@@ -566,6 +572,7 @@ class _Observer(RewritePattern):
                 f"pass '{app.pass_path}': pattern {app.pattern} reported a rewrite of "
                 f"{app.op} but the IR did not change (report success only after "
                 "changing the IR)")
+            self.failure.sources = {app.pattern: app.source}
             return
         self.count += 1
         self.recent.append((app.pattern, app.op))
@@ -576,6 +583,7 @@ class _Observer(RewritePattern):
                 f"pass '{app.pass_path}': rewriting did not converge within {self.cap} "
                 "rewrites; still firing: " + ", ".join(
                     f"{p} ({n}x, last on {last[p]})" for p, n in firing))
+            self.failure.sources = {p: self.sources.get(p) for p, _ in firing}
 
 
 
@@ -593,10 +601,14 @@ class _Changes:
         self.removed: list[Operation] = []
         self.modified: list[Operation] = []
         self.other = False  # replaced results or created blocks
+        self.site: str | None = None  # the plugin line behind the first change
+        from passes.driver.plugins import loaded_files
+
+        self._plugin_files = {str(p) for p in loaded_files()}
         self._hooks = [
-            (rewriter.operation_insertion_handler, self.inserted.append),
-            (rewriter.operation_removal_handler, self.removed.append),
-            (rewriter.operation_modification_handler, self.modified.append),
+            (rewriter.operation_insertion_handler, self._noting(self.inserted.append)),
+            (rewriter.operation_removal_handler, self._noting(self.removed.append)),
+            (rewriter.operation_modification_handler, self._noting(self.modified.append)),
             (rewriter.operation_replacement_handler, self._replaced),
             (rewriter.block_creation_handler, self._block),
         ]
@@ -605,6 +617,31 @@ class _Changes:
 
     def _replaced(self, op: Operation, new_results) -> None:
         self.other = True
+        self._note_site()
+
+    def _noting(self, hook):
+        if not self._plugin_files:
+            return hook
+
+        def noted(op):
+            hook(op)
+            self._note_site()
+        return noted
+
+    def _note_site(self) -> None:
+        """Remember the innermost frame in a plugin file (its `rewriter.replace(...)`
+        line), so blame names that line rather than the pattern's class."""
+        if self.site is not None or not self._plugin_files:
+            return
+        from pathlib import Path
+
+        frame = sys._getframe(1)
+        while frame is not None:
+            file = frame.f_code.co_filename
+            if file in self._plugin_files or str(Path(file).resolve()) in self._plugin_files:
+                self.site = f"{Path(file).resolve()}:{frame.f_lineno}"
+                return
+            frame = frame.f_back
 
     def _block(self, block) -> None:
         self.other = True

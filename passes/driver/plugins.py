@@ -140,8 +140,23 @@ def register_canonicalization(rule) -> None:
     if any(r.name == rule.name
            for r in (*canonicalization.RULES, *canonicalization.EXTRA_RULES)):
         raise PluginError(f"canonicalization '{rule.name}' is already in the table")
+    # Blame a rule on its plugin's line, not on RewriteRule's class in ge_dialect.
+    object.__setattr__(rule, "defined_at", _definition_site(rule.name, sys._getframe(1)))
     canonicalization.EXTRA_RULES.append(rule)
     _REGISTERED.append(f"canonicalization '{rule.name}'")
+
+
+def _definition_site(name: str, caller) -> str:
+    """`file:LINE` where the rule named `name` is written in the registering file:
+    the line with its name as a string literal, else the registering call."""
+    file, line = caller.f_code.co_filename, caller.f_lineno
+    try:
+        lines = Path(file).read_text().splitlines()
+    except OSError:
+        return f"{file}:{line}"
+    quoted = (f'"{name}"', f"'{name}'")
+    found = next((i for i, text in enumerate(lines, 1) if any(q in text for q in quoted)), line)
+    return f"{Path(file).resolve()}:{found}"
 
 
 def register_fusion_rule(rule, first: bool = False) -> None:

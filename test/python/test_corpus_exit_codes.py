@@ -3,7 +3,8 @@
 The lit files check each diagnostic under --verify-diagnostics or
 --parsing-diagnostics, which exit 0. Here every chunk of every file in
 test/filecheck/errors/ goes through plain ge-opt (with the file's -p
-pipeline, if any): it must exit 1 with one `ge-opt: ` line and no traceback.
+pipeline, if any): it must exit 1 with one diagnostic (positioned as MLIR
+prints it, or one `ge-opt: ` line) and no traceback.
 ge-opt runs in-process, so some 200 chunks take seconds.
 """
 
@@ -44,5 +45,12 @@ def test_bad_input_is_exit_1_with_one_line(chunk, args, tmp_path):
     assert code == USER_ERROR, err.getvalue()
     assert "Traceback" not in out.getvalue() + err.getvalue()
     lines = err.getvalue().strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("ge-opt: "), err.getvalue()
+    # A positioned diagnostic is MLIR's three lines (headline, source, caret),
+    # with notes after it; one without a position is a single `ge-opt:` line.
+    positioned = re.match(r"\S+:\d+:\d+: error: \S", lines[0]) if lines else None
+    if positioned:
+        assert lines[2].strip() and set(lines[2].strip()) == {"^"}, err.getvalue()
+        assert all(re.match(r"\S+:\d+:\d+: note: ", line) for line in lines[3::3])
+    else:
+        assert len(lines) == 1 and lines[0].startswith("ge-opt: "), err.getvalue()
     assert out.getvalue() == ""

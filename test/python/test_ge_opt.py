@@ -1,5 +1,6 @@
 """ge-opt as a user meets it: exit codes and one-line diagnostics."""
 
+import re
 import subprocess
 import sys
 
@@ -35,8 +36,13 @@ def test_user_errors_exit_1_with_one_line(args, stdin, expected):
     r = ge_opt(*args, stdin=stdin)
     assert r.returncode == 1
     assert "Traceback" not in r.stderr + r.stdout
-    lines = r.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("ge-opt: "), r.stderr
+    lines = r.stderr.rstrip("\n").splitlines()
+    # One diagnostic: a `ge-opt: error:` line, or MLIR's positioned one
+    # (`file:line:col: error: ...`, the source line, a caret).
+    if re.match(r"\S+:\d+:\d+: error: ", lines[0]):
+        assert len(lines) == 3 and lines[2].strip().startswith("^"), r.stderr
+    else:
+        assert len(lines) == 1 and lines[0].startswith("ge-opt: "), r.stderr
     assert expected in lines[0]
 
 

@@ -1,9 +1,9 @@
 // Malformed IR that the parser rejects, each with its diagnostic at its
-// line and column. (parse-unknown-op.mlir and parse-bad-syntax.mlir have more.)
+// line and column (an unknown op at its name). (parse-unknown-op.mlir and parse-bad-syntax.mlir have more.)
 
 // RUN: ge-opt %s --split-input-file --parsing-diagnostics | filecheck %s
 
-// CHECK: {{^}}{{.*}}parse-malformed.mlir:[[# @LINE + 3]]:16{{$}}
+// CHECK: {{^}}{{.*}}parse-malformed.mlir:[[# @LINE + 3]]:8{{$}}
 // CHECK: {{^ *}}Operation foo.bar is not registered{{$}}
 func.func @unknown_dialect(%x: tensor<4xf32>) -> tensor<4xf32> {
   %y = foo.bar %x : tensor<4xf32>
@@ -13,7 +13,7 @@ func.func @unknown_dialect(%x: tensor<4xf32>) -> tensor<4xf32> {
 // -----
 
 // The generic form does not get around registration.
-// CHECK: {{^}}{{.*}}parse-malformed.mlir:[[# @LINE + 3]]:23{{$}}
+// CHECK: {{^}}{{.*}}parse-malformed.mlir:[[# @LINE + 3]]:8{{$}}
 // CHECK: {{^ *}}Operation ge.no_such_op is not registered{{$}}
 func.func @unknown_generic_op(%x: tensor<4xf32>) -> tensor<4xf32> {
   %y = "ge.no_such_op"(%x) : (tensor<4xf32>) -> tensor<4xf32>
@@ -22,7 +22,7 @@ func.func @unknown_generic_op(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
-// CHECK: {{^}}{{.*}}parse-malformed.mlir:[[# @LINE + 3]]:17{{$}}
+// CHECK: {{^}}{{.*}}parse-malformed.mlir:[[# @LINE + 3]]:3{{$}}
 // CHECK: {{^ *}}Operation ascend.launch is not registered{{$}}
 func.func @unknown_ascend_op() {
   ascend.launch {stream = 0 : i64}

@@ -1,9 +1,12 @@
 // RUN: not ge-opt %s 2>&1 | filecheck %s
 
-// Parse errors are one `ge-opt: <file>:<line>:<col>: error: <message>` line on
-// stderr, exit 1, no traceback. (xDSL reports undefined values at the end of input.)
+// Parse errors are `<file>:<line>:<col>: error: <message>` on stderr with the
+// source line and a caret, exit 1, no traceback. An undefined value is
+// reported at its first use, not at the end of the input.
 // CHECK-NOT: Traceback
-// CHECK: {{^}}ge-opt: {{.*}}parse-undefined-value.mlir:{{[0-9]+}}:{{[0-9]+}}: error: values used but not defined: [%z]{{$}}
+// CHECK: {{^}}{{.*}}parse-undefined-value.mlir:[[# @LINE + 5]]:16: error: values used but not defined: [%z]{{$}}
+// CHECK-NEXT: {{^}}  %y = ge.relu %z : tensor<4xf32>{{$}}
+// CHECK-NEXT: {{^}}               ^^{{$}}
 // CHECK-NOT: {{.}}
 func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
   %y = ge.relu %z : tensor<4xf32>

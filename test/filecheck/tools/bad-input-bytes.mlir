@@ -8,11 +8,13 @@
 // BYTES-NEXT: {{^}}exit status 1{{$}}
 // BYTES-NOT:  {{.}}
 
-// An integer literal too large for its type is caught while parsing, without
-// a location (xDSL checks the range when it builds the attribute).
+// An integer literal too large for its type is caught while parsing (xDSL
+// checks the range when it builds the attribute): the error is at the op.
 // RUN: sh -c 'echo BEGIN; ge-opt %s 2>&1; echo "exit status $?"' | filecheck %s --check-prefix=RANGE
 // RANGE:      {{^}}BEGIN{{$}}
-// RANGE-NEXT: {{^}}ge-opt: error: Integer value 99999999999999999999 is out of range for type i64 {{.*}}
+// RANGE-NEXT: {{^.*}}bad-input-bytes.mlir:[[# @LINE + 7]]:8: error: Integer value 99999999999999999999 is out of range for type i64 {{.*}}
+// RANGE-NEXT: {{^}}  %b = ascend.buffer {{.*}}
+// RANGE-NEXT: {{^}}       ^^^^^^^^^^^^^{{$}}
 // RANGE-NEXT: {{^}}exit status 1{{$}}
 // RANGE-NOT:  {{.}}
 

@@ -22,3 +22,20 @@
 // CHECK-DAG:  {{^}}  lower-to-ascend {{ *[^ ].*}}
 // CHECK-DAG:  {{^}}  memory-reuse {{ *[^ ].*}}
 // CHECK-DAG:  {{^}}  task-parallel {{ *[^ ].*}}
+
+// After GE's passes come the common xDSL ones; the other ~120 xDSL passes
+// (riscv, csl, stencil, ...) only with --list-passes --all.
+// RUN: ge-opt --help | filecheck %s --check-prefix=XDSL
+// XDSL:      {{^}}Common xDSL passes (ge-opt --list-passes --all lists all of them):{{$}}
+// XDSL:      {{^}}  licm {{.*}}
+// XDSL:      {{^}}mlir-opt spellings are accepted: --pass-pipeline='builtin.module(...)' {{.*}}--mlir-print-ir-after-all{{.*}}
+// RUN: ge-opt --help | filecheck %s --check-prefix=NOISE
+// NOISE-NOT: convert-arith-to-riscv
+// NOISE-NOT: stencil-
+// RUN: ge-opt --list-passes | filecheck %s --check-prefix=LIST
+// LIST:     {{^}}GE passes:{{$}}
+// LIST-NOT: convert-arith-to-riscv
+// RUN: ge-opt --list-passes --all | filecheck %s --check-prefix=ALL
+// ALL:      {{^}}GE passes:{{$}}
+// ALL:      {{^}}xDSL passes:{{$}}
+// ALL:      {{^}}  convert-riscv-{{.*}}

@@ -3,7 +3,9 @@
 
 // RUN: sh -c 'echo BEGIN; ge-opt %s 2>&1; echo "exit status $?"' | filecheck %s
 // CHECK:      {{^}}BEGIN{{$}}
-// CHECK-NEXT: {{^}}ge-opt: error: {{.*}}expected from variable 'T', but got tensor<5xf32>
+// CHECK-NEXT: {{^.*}}multiline-diagnostic.mlir:[[# @LINE + 7]]:8: error: {{.*}}expected from variable 'T', but got tensor<5xf32>
+// CHECK-NEXT: {{^}}  %y = "ge.relu"(%x) {{.*}}
+// CHECK-NEXT: {{^}}       ^^^^^^^^^{{$}}
 // CHECK-NEXT: {{^}}exit status 1{{$}}
 // CHECK-NOT:  {{.}}
 

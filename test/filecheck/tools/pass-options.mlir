@@ -44,11 +44,11 @@
 // SPACE-NEXT: {{^}}exit status 1{{$}}
 // SPACE-NOT:  {{.}}
 
+// MLIR's nested form is taken by -p too (see mlir-spellings.mlir).
 // RUN: sh -c 'echo BEGIN; ge-opt %s -p "builtin.module(dce)" 2>&1; echo "exit status $?"' | filecheck %s --check-prefix=NESTED
 // NESTED:      {{^}}BEGIN{{$}}
-// NESTED-NEXT: {{^}}ge-opt: error: invalid pass pipeline: Error parsing pass pipeline specification: pass-pipeline:1:8 builtin.module(dce) ^ Unknown token{{$}}
-// NESTED-NEXT: {{^}}exit status 1{{$}}
-// NESTED-NOT:  {{.}}
+// NESTED-NEXT: {{^}}builtin.module {{[{]}}{{$}}
+// NESTED:      {{^}}exit status 0{{$}}
 
 // RUN: sh -c 'echo BEGIN; ge-opt %s -t nope 2>&1; echo "exit status $?"' | filecheck %s --check-prefix=TARGET
 // TARGET:      {{^}}BEGIN{{$}}
