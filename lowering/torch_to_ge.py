@@ -47,6 +47,7 @@ from typing import Any
 import sympy
 import torch
 from torch.export import ExportedProgram
+from torch.utils._sympy import functions as sym_fns
 from torch.export.graph_signature import InputKind, OutputKind
 from torch.fx import Graph, GraphModule, Node
 from xdsl.dialects import func
@@ -73,6 +74,7 @@ from lowering.aten.common import (
     GEImportError,
     NotImported,
     Unsupported,
+    Symbolic,
     Weight,
     element_type,
     meta,
@@ -207,6 +209,17 @@ def import_program(ep: ExportedProgram, func_name: str = "main") -> ModuleOp:
 
 # --------------------------------------------------------------------------
 # The importer
+
+# Size arithmetic torch.export writes into symbolic sizes (sympy), as the GE op
+# on 0-d i64 values that computes it at run time; sums and products are
+# sympy's own Add and Mul. Sizes are never negative, so Mod is a remainder.
+SIZE_OPS: dict[type, type[Operation]] = {
+    sym_fns.FloorDiv: ge.FloorDivOp,        # s // 2
+    sym_fns.PythonMod: ge.RemainderOp,      # s % 2
+    sym_fns.Mod: ge.RemainderOp,
+    sym_fns.Max: ge.MaximumOp,              # torch.sym_max(s, 8)
+    sym_fns.Min: ge.MinimumOp,              # torch.sym_min(s, 8)
+}
 
 _POISONED = object()  # result of a node that was not imported
 
@@ -400,6 +413,8 @@ class _GraphImporter:
             return self.scalar(v)
         if isinstance(v, NotImported):
             raise Unsupported(v.reason)
+        if isinstance(v, Symbolic) and isinstance(arg, Node):
+            return self.size_value(meta(arg))  # a SymInt operand: a 0-d i64 value
         raise Unsupported(f"operand {arg} is a {type(v).__name__}, not a tensor")
 
     def typed(self, arg: Any, dtype: torch.dtype | None = None) -> SSAValue:
@@ -436,15 +451,15 @@ class _GraphImporter:
             arg, dim = self.symbols[key]
             value = self.emit(ge.DimOp(arg, dim))
             value.name_hint = f"{arg.name_hint}_dim{dim}"
-        elif expr.is_Add or expr.is_Mul:
-            op = ge.AddOp if expr.is_Add else ge.MulOp
+        elif type(expr) in SIZE_OPS or expr.is_Add or expr.is_Mul:
+            op = SIZE_OPS.get(type(expr)) or (ge.AddOp if expr.is_Add else ge.MulOp)
             terms = [self._expr_value(t) for t in expr.args]
             value = terms[0]
             for term in terms[1:]:
                 value = self.emit(op(value, term), "size")
         else:
-            raise Unsupported(f"a size computed as {expr}; GE computes sums and products "
-                              "of input dims only")
+            raise Unsupported(f"a size computed as {expr}; GE computes sums, products, "
+                              "floor divisions, remainders, maxima and minima of input dims")
         self.size_values[key] = value
         return value
 
