@@ -3405,6 +3405,61 @@ class WhileOp(IRDLOperation):
 
 
 # --------------------------------------------------------------------------
+# Symbolic sizes: shape ops whose bounds are graph values (0-d integer tensors
+# from ge.dim and arithmetic on it), as HF decoders need for a cache of any length
+
+
+@irdl_op_definition
+class DynamicSliceOp(GEOp):
+    """x[start:end:step] along `dim`, with `start` and `end` given at run time as
+    0-d integer tensors (Python's rules: negative bounds count from the end,
+    out-of-range bounds are clamped). For a symbolic start, as in OPT's
+    `position_ids[:, past_seen_tokens:]`; a static start with a run-time end is
+    ge.slice with its `end` operand.
+
+        %p = ge.dynamic_slice %pos[%past, %end] {dim = 1 : i64, step = 1 : i64}
+             : tensor<1x?xi64>, tensor<i64>, tensor<i64> -> tensor<1x?xi64>
+    """
+
+    name = "ge.dynamic_slice"
+    input = operand_def(AnyTensor)
+    start = operand_def(AnyTensor)
+    end = operand_def(AnyTensor)
+    output = result_def(AnyTensor)
+    dim = prop_def(IntegerAttr[I64])
+    step = prop_def(IntegerAttr[I64])
+    irdl_options = (ParsePropInAttrDict(),)
+    traits = traits_def(Pure())
+    assembly_format = ("$input `[` $start `,` $end `]` attr-dict `:` type($input) `,` "
+                       "type($start) `,` type($end) `->` type($output)")
+
+    def __init__(self, input: SSAValue, dim: int, start: SSAValue, end: SSAValue,
+                 step: int = 1):
+        x = shape_of(input)
+        d = shapes.normalize_dim(dim, len(x))
+        shape = x[:d] + (shapes.DYN,) + x[d + 1:]
+        super().__init__(operands=[input, start, end],
+                         result_types=[tensor_type(input.type, shape)],
+                         properties={"dim": IntegerAttr(dim, i64),
+                                     "step": IntegerAttr(step, i64)})
+
+    def verify_element_types(self) -> None:
+        if element_type(self.input.type) != element_type(self.output.type):
+            raise VerifyException(
+                f"{self.name}: operand element type {element_type(self.input.type)} "
+                f"differs from result element type {element_type(self.output.type)}")
+        check_size_operand(self, self.start, "start")
+        check_size_operand(self, self.end, "end")
+
+    def infer_shape(self) -> Shape:
+        if self.step.value.data < 1:
+            raise ShapeError(f"step must be >= 1, got {self.step.value.data}")
+        x = shape_of(self.input)
+        d = shapes.normalize_dim(self.dim.value.data, len(x))
+        return x[:d] + (shapes.DYN,) + x[d + 1:]
+
+
+# --------------------------------------------------------------------------
 # Custom ops
 
 
@@ -3479,6 +3534,7 @@ GE = Dialect(
         FlattenOp, ReshapeOp, TransposeOp, ExpandOp, SliceOp, ConcatOp, DimOp, ArangeOp,
         ReduceSumOp, ReduceMeanOp, ReduceMaxOp, ReduceMinOp, ReduceAnyOp,
         MatMulOp, LinearOp, TransDataOp, FusedOp, IfOp, WhileOp, CustomOp, YieldOp,
+        DynamicSliceOp,
     ],
     [],
     [GEConstantMaterialization()],

@@ -260,6 +260,11 @@ def _slice(op: ge.SliceOp) -> Kernel:
                                                         step)
 
 
+def _dynamic_slice(op: ge.DynamicSliceOp) -> Kernel:
+    dim, step = op.dim.value.data, op.step.value.data
+    return lambda x, start, end: torch.ops.aten.slice.Tensor(x, dim, int(start), int(end), step)
+
+
 def _dim(op: ge.DimOp) -> Kernel:
     dim = op.dim.value.data
     return lambda x: torch.tensor(x.shape[dim], dtype=torch.int64)
@@ -629,6 +634,7 @@ KERNELS: dict[type[Operation], Callable[[Operation], Kernel]] = {
     ge.SliceOp: _slice,
     ge.ConcatOp: _concat,
     ge.DimOp: _dim,
+    ge.DynamicSliceOp: _dynamic_slice,
     ge.ArangeOp: _arange,
     ge.PadOp: _pad,
     ge.ReverseOp: _reverse,
