@@ -67,7 +67,7 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from ge_dialect import OUTPUT_TREE, ge, shapes
 from ge_dialect.shapes import ShapeError
 from lowering.aten import ATEN_TO_GE, HINTS
-from lowering import output_tree
+from lowering import hf_cache, output_tree
 from lowering.aten import control
 from lowering.aten.common import (
     ELEMENT_TYPES,
@@ -145,6 +145,7 @@ def export(model: torch.nn.Module, example_inputs: tuple,
     if isinstance(example_inputs, torch.Tensor):
         example_inputs = (example_inputs,)
     model.eval()
+    hf_cache.register_caches()
     with warnings.catch_warnings():
         # torch 2.13 warns about its own pytree internals while exporting.
         warnings.filterwarnings("ignore", r".*LeafSpec", FutureWarning)
@@ -152,8 +153,9 @@ def export(model: torch.nn.Module, example_inputs: tuple,
             return torch.export.export(model, tuple(example_inputs),
                                        dynamic_shapes=dynamic_shapes)
         except Exception as e:  # torch raises many types; the user needs one clear line
-            raise GEImportError(f"torch.export could not trace {type(model).__name__}: "
-                                f"{_first_line(e)}") from e
+            what = type(model).__name__
+            raise GEImportError(hf_cache.cache_error(what, e) or
+                                f"torch.export could not trace {what}: {_first_line(e)}") from e
 
 
 def import_exported(ep: ExportedProgram, func_name: str = "main",

@@ -26,7 +26,7 @@ from xdsl.ir import Operation, SSAValue
 
 from ge_dialect import OUTPUT_TREE, ascend, find_func, ge
 from ge_dialect.printing import format_ir
-from lowering import output_tree
+from lowering import hf_cache, output_tree
 from npu_graph import compiler
 from runtime.executor import DEFAULT_MAX_INFLIGHT, Executable
 
@@ -90,20 +90,33 @@ def _attrs_line(op: Operation) -> str:
     return ", ".join(f"{k}: {v}" for k, v in op.properties.items())
 
 
-def example_inputs(input_spec) -> tuple[torch.Tensor, ...]:
-    """`input_spec` as tensors: tensors are kept, shapes become random f32 tensors."""
+def example_inputs(input_spec) -> tuple:
+    """`input_spec` as example inputs: tensors and pytrees of tensors (an HF
+    `DynamicCache`, a tuple of key/value tensors) are kept, shapes become random
+    f32 tensors."""
     if isinstance(input_spec, torch.Tensor):
         input_spec = (input_spec,)
+    hf_cache.register_caches()
     inputs = []
     for i, spec in enumerate(input_spec):
         if isinstance(spec, torch.Tensor):
             inputs.append(spec)
         elif isinstance(spec, Sequence) and all(isinstance(d, int) for d in spec):
             inputs.append(torch.randn(*spec))
+        elif _is_tensor_tree(spec):
+            inputs.append(spec)
         else:
-            raise TypeError(f"input_spec[{i}] must be a tensor or a shape (tuple of ints), "
-                            f"got {type(spec).__name__}")
+            raise TypeError(f"input_spec[{i}] must be a tensor, a shape (tuple of ints) or a "
+                            f"pytree of tensors (such as an HF DynamicCache), got "
+                            f"{type(spec).__name__}")
     return tuple(inputs)
+
+
+def _is_tensor_tree(spec) -> bool:
+    """A container torch's pytree knows, holding tensors only."""
+    leaves, tree = pytree.tree_flatten(spec)
+    return not tree.is_leaf() and bool(leaves) and all(isinstance(t, torch.Tensor)
+                                                       for t in leaves)
 
 
 class _Printable:
@@ -206,10 +219,12 @@ class OptimizedGraph(_Printable):
     def input_names(self) -> list[str]:
         return [a.name_hint or f"arg{i}" for i, a in enumerate(find_func(self.module).args)]
 
-    def __call__(self, *inputs: torch.Tensor):
+    def __call__(self, *inputs):
         """What the model returns: one tensor, a tuple, or the model's own
-        structure (a dict, nested tuples, a namedtuple...; ge_dialect.OUTPUT_TREE)."""
-        return self.structured(self.executable.run(*inputs))
+        structure (a dict, nested tuples, a namedtuple...; ge_dialect.OUTPUT_TREE).
+        Inputs are what the model takes: tensors, or pytrees of them (an HF
+        DynamicCache), flattened as torch.export flattened them."""
+        return self.structured(self.executable.run(*pytree.tree_leaves(inputs)))
 
     def structured(self, outputs: list[torch.Tensor]):
         """The flat results of a run in what the model returns."""
