@@ -87,6 +87,10 @@ __all__ = ["ATEN_TO_GE", "GEImportError", "UnsupportedOp", "UnsupportedOpError",
            "import_module", "import_program", "source_location"]
 
 CUSTOM_OP_HINT = "register a kernel with npu_graph.custom_op(...)"
+MAPPED_HINT = ("For an op GE maps, but not with the operands listed: change the model "
+               "code at the line shown as the reason says, or compile with "
+               "torch.compile(model, backend=\"ge\"), where such a node runs in eager as a "
+               "graph break.")
 _TORCH_DTYPES = {str(t): d for d, t in ELEMENT_TYPES.items()}
 
 
@@ -100,12 +104,16 @@ class UnsupportedOpError(GEImportError):
                  f"op{'s' if len(self.ops) != 1 else ''} ({total} node"
                  f"{'s' if total != 1 else ''}):"]
         lines += [f"  - {op}" for op in self.ops]
-        named = [op.op for op in self.ops if op.op.count(".") >= 2]
-        example = named[0].rsplit(".", 1)[0] if named else "aten.op"
-        lines.append(f"To run them anyway, {CUSTOM_OP_HINT}: for example "
-                     f"@npu_graph.custom_op(\"{example}\") over a function that takes the "
-                     "op's tensors (and its other arguments as keywords) and returns "
-                     "its result.")
+        unmapped = [op.op for op in self.ops if not op.mapped]
+        named = [op for op in unmapped if op.count(".") >= 2]
+        if unmapped:
+            example = named[0].rsplit(".", 1)[0] if named else "aten.op"
+            lines.append(f"To run {'them' if len(unmapped) > 1 else 'it'} anyway, "
+                         f"{CUSTOM_OP_HINT}: for example @npu_graph.custom_op(\"{example}\") "
+                         "over a function that takes the op's tensors (and its other "
+                         "arguments as keywords) and returns its result.")
+        if len(unmapped) < len(self.ops):
+            lines.append(MAPPED_HINT)
         super().__init__("\n".join(lines))
 
 
@@ -118,6 +126,7 @@ class UnsupportedOp:
     first_node: str
     location: str
     count: int = 1
+    mapped: bool = False  # GE maps the op, but not with these operands
 
     def __str__(self) -> str:
         return (f"{self.op} x{self.count} ({self.reason}): first at node "
@@ -296,9 +305,9 @@ class _GraphImporter:
         return [_input_type(node) for node in self.user_inputs]
 
     def _convert(self, node: Node) -> None:
-        builder = ATEN_TO_GE.get(node.target)
-        if builder is None and custom_ops.lookup_target(node.target) is not None:
-            builder = control.custom
+        # A kernel the user registered wins over GE's mapping of the same op.
+        builder = (control.custom if custom_ops.lookup_target(node.target) is not None
+                   else ATEN_TO_GE.get(node.target))
         if builder is None:
             self._reject(node, HINTS.get(node.target) or _no_mapping(node.target))
             return
@@ -335,8 +344,9 @@ class _GraphImporter:
         if key in self.unsupported:
             self.unsupported[key].count += 1
         else:
+            mapped = node.target in ATEN_TO_GE and custom_ops.lookup_target(node.target) is None
             self.unsupported[key] = UnsupportedOp(key[0], reason, node.name,
-                                                  source_location(node))
+                                                  source_location(node), mapped=mapped)
 
     def _outputs(self, output: Node) -> list[SSAValue]:
         results = []
@@ -449,7 +459,8 @@ class _GraphImporter:
             value = self.scalar(int(expr), element_type(torch.int64))
         elif expr.is_Symbol:
             if key not in self.symbols:
-                raise Unsupported(f"size {key} is not a dimension of a graph input")
+                raise Unsupported(f"size {key} is not a dimension of a graph input; GE "
+                                  "computes sizes from input dims (torch.export Dim)")
             arg, dim = self.symbols[key]
             value = self.emit(ge.DimOp(arg, dim))
             value.name_hint = f"{arg.name_hint}_dim{dim}"
