@@ -23,6 +23,12 @@ def make_context() -> Context:
 # structure from the flat results.
 OUTPUT_TREE = "ge.output_tree"
 
+# On a function: the module buffers (their names in the state dict) that the
+# graph updates in place (a static KV cache), passed as its last arguments in
+# this order. `npu_graph` passes the module's own tensors, so they are updated
+# in place as in eager.
+STATE_BUFFERS = "ge.state_buffers"
+
 
 def find_func(module: ModuleOp, name: str = "main") -> func.FuncOp:
     """The function `@name` of `module`: `@main` is the graph every stage works on."""

@@ -3460,6 +3460,87 @@ class DynamicSliceOp(GEOp):
 
 
 # --------------------------------------------------------------------------
+# In-place updates of graph inputs and buffers (a KV cache): GE's ScatterUpdate
+# and Assign. Result 0 *is* operand `IN_PLACE_OPERAND`, written in place: not
+# Pure (dce keeps them, cse never merges them), and lower-to-ascend gives the
+# result no buffer of its own, so the caller's tensor is updated with no copy
+# and the memory planner never places a temporary in it.
+
+
+def in_place_operand(op) -> int | None:
+    """The operand an op writes in place and returns as result 0, if any."""
+    return getattr(op, "IN_PLACE_OPERAND", None)
+
+
+@irdl_op_definition
+class ScatterUpdateOp(GEOp):
+    """ref[..., indices[i], ...] = updates[..., i, ...] along `dim`, in place; the
+    result is `ref` updated (GE ScatterUpdate, TorchAir's scatter_update_;
+    torch's index_copy_ and index_put_ with one index tensor). Indices are 1-D.
+
+        %k1 = ge.scatter_update %k[%pos], %new {dim = 2 : i64}
+              : tensor<1x2x16x8xf32>, tensor<1xi64>, tensor<1x2x1x8xf32> -> tensor<1x2x16x8xf32>
+    """
+
+    name = "ge.scatter_update"
+    IN_PLACE_OPERAND: ClassVar[int] = 0
+    ref = operand_def(AnyTensor)
+    indices = operand_def(AnyTensor)
+    updates = operand_def(AnyTensor)
+    output = result_def(AnyTensor)
+    dim = prop_def(IntegerAttr[I64])
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = ("$ref `[` $indices `]` `,` $updates attr-dict `:` type($ref) `,` "
+                       "type($indices) `,` type($updates) `->` type($output)")
+
+    def __init__(self, ref: SSAValue, indices: SSAValue, updates: SSAValue, dim: int):
+        super().__init__(operands=[ref, indices, updates], result_types=[ref.type],
+                         properties={"dim": IntegerAttr(dim, i64)})
+
+    def verify_element_types(self) -> None:
+        for v in (self.updates, self.output):
+            if element_type(v.type) != element_type(self.ref.type):
+                raise VerifyException(f"{self.name}: updates and result must have the "
+                                      "ref's element type")
+        check_index_type(self, self.indices, "indices")
+
+    def infer_shape(self) -> Shape:
+        ref, idx, upd = shape_of(self.ref), shape_of(self.indices), shape_of(self.updates)
+        d = shapes.normalize_dim(self.dim.value.data, len(ref))
+        if len(idx) != 1:
+            raise ShapeError(f"indices must be 1-D, got {shapes.fmt(idx)}")
+        want = ref[:d] + idx + ref[d + 1:]
+        if not shapes.compatible(upd, want):
+            raise ShapeError(f"updates must have shape {shapes.fmt(want)} (the ref's with dim "
+                             f"{d} the number of indices), got {shapes.fmt(upd)}")
+        return ref
+
+
+@irdl_op_definition
+class AssignOp(GEOp):
+    """ref = value, in place; the result is `ref` updated (GE Assign; torch's
+    copy_ into a graph input or buffer). Same type on both sides: the importer
+    broadcasts and casts first.
+
+        %v1 = ge.assign %v, %x : tensor<1x2x16x8xf32>
+    """
+
+    name = "ge.assign"
+    IN_PLACE_OPERAND: ClassVar[int] = 0
+    T: ClassVar = VarConstraint("T", AnyTensor)
+    ref = operand_def(T)
+    value = operand_def(T)
+    output = result_def(T)
+    assembly_format = "$ref `,` $value attr-dict `:` type($ref)"
+
+    def __init__(self, ref: SSAValue, value: SSAValue):
+        super().__init__(operands=[ref, value], result_types=[ref.type])
+
+    def infer_shape(self) -> Shape:
+        return shape_of(self.ref)
+
+
+# --------------------------------------------------------------------------
 # Custom ops
 
 
@@ -3534,7 +3615,7 @@ GE = Dialect(
         FlattenOp, ReshapeOp, TransposeOp, ExpandOp, SliceOp, ConcatOp, DimOp, ArangeOp,
         ReduceSumOp, ReduceMeanOp, ReduceMaxOp, ReduceMinOp, ReduceAnyOp,
         MatMulOp, LinearOp, TransDataOp, FusedOp, IfOp, WhileOp, CustomOp, YieldOp,
-        DynamicSliceOp,
+        DynamicSliceOp, ScatterUpdateOp, AssignOp,
     ],
     [],
     [GEConstantMaterialization()],

@@ -15,6 +15,10 @@ Control flow: a whole `ge.if` or `ge.while` becomes one task on the AI CPU
 (unit "aicpu"), whose body holds the control-flow op with its regions; the
 runtime runs the regions on the host, as GE runs control flow on the AI CPU.
 
+In-place updates (`ge.scatter_update`, `ge.assign`): the task writes the
+memory of the operand it updates (a graph input, or a buffer) and its result
+is that memory, not a new buffer.
+
 Dynamic shapes: results whose type has `?` dims cannot get an offset at
 compile time. They become `ascend.dyn_buffer`s, and the executor plans them
 once per concrete input shape (runtime/executor.py). Statically shaped
@@ -33,7 +37,7 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
 
-from ge_dialect import OUTPUT_TREE, ascend, ge
+from ge_dialect import OUTPUT_TREE, STATE_BUFFERS, ascend, ge
 
 MEM_ALIGN, align = ascend.MEM_ALIGN, ascend.align
 ANNOTATIONS = (ascend.UNIT_ATTR, ascend.COST_ATTR)
@@ -127,7 +131,14 @@ def lower_function(fn: func.FuncOp) -> func.FuncOp:
             env[op.output] = weight.output
             continue
         outs = []
+        aliased = ge.in_place_operand(op)
         for result in op.results:
+            if aliased is not None and result.index == 0:
+                # written in place: the result is its operand's memory, a graph
+                # input's or a buffer's, so no buffer and no copy of its own
+                env[result] = env[op.operands[aliased]]
+                outs.append(env[result])
+                continue
             memref = ascend.as_memref(result.type)
             if memref.has_static_shape():
                 buf = ascend.BufferOp(memref, offset)
@@ -147,8 +158,9 @@ def lower_function(fn: func.FuncOp) -> func.FuncOp:
         task.location = op.location  # the source line (or fused lines) it runs
         block.add_op(task)
     new_fn.attributes[ascend.ARENA_SIZE] = IntegerAttr(offset, i64)
-    if OUTPUT_TREE in fn.attributes:
-        new_fn.attributes[OUTPUT_TREE] = fn.attributes[OUTPUT_TREE]
+    for name in (OUTPUT_TREE, STATE_BUFFERS):
+        if name in fn.attributes:
+            new_fn.attributes[name] = fn.attributes[name]
     return new_fn
 
 

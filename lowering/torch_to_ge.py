@@ -52,6 +52,7 @@ from torch.export.graph_signature import InputKind, OutputKind
 from torch.fx import Graph, GraphModule, Node
 from xdsl.dialects import func
 from xdsl.dialects.builtin import (
+    ArrayAttr,
     BytesAttr,
     DenseIntOrFPElementsAttr,
     FileLineColLoc,
@@ -64,11 +65,11 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
-from ge_dialect import OUTPUT_TREE, ge, shapes
+from ge_dialect import OUTPUT_TREE, STATE_BUFFERS, ge, shapes
 from ge_dialect.shapes import ShapeError
 from lowering.aten import ATEN_TO_GE, HINTS
 from lowering import hf_cache, output_tree
-from lowering.aten import control
+from lowering.aten import control, state
 from lowering.aten.common import (
     ELEMENT_TYPES,
     GEImportError,
@@ -256,11 +257,13 @@ class _GraphImporter:
         # and the 0-d i64 values already computed for size expressions.
         self.symbols: dict[str, tuple[SSAValue, int]] = {}
         self.size_values: dict[str, SSAValue] = {}
+        self.state_buffers: list[str] = []
+        self.block: Block | None = None
 
     # ---- driver
 
     def run(self, func_name: str) -> func.FuncOp:
-        block = Block(arg_types=self._bind_placeholders())
+        block = self.block = Block(arg_types=self._bind_placeholders())
         for arg, node in zip(block.args, self.user_inputs):
             arg.name_hint = _identifier(node.name)
             self.env[node] = arg
@@ -273,7 +276,10 @@ class _GraphImporter:
         results = self._outputs(output)
         block.add_ops(self.consts + self.body + [func.ReturnOp(*results)])
         ftype = FunctionType.from_lists(block.arg_types, [r.type for r in results])
-        return func.FuncOp(func_name, ftype, Region(block))
+        fn = func.FuncOp(func_name, ftype, Region(block))
+        if self.state_buffers:
+            fn.attributes[STATE_BUFFERS] = ArrayAttr([StringAttr(b) for b in self.state_buffers])
+        return fn
 
     def _convert_all(self) -> Node | None:
         output = None
@@ -302,7 +308,26 @@ class _GraphImporter:
             else:
                 raise GEImportError(f"input '{spec.arg.name}' of kind {spec.kind.name} "
                                     "is not supported (only tensors, parameters and buffers)")
+        # Buffers the model updates in place (a static KV cache) are state, not
+        # constants: they become the last arguments, and the caller passes them.
+        buffers = {self.placeholder_specs[n.name].target: n
+                   for n in self._updated_buffers(placeholders)}
+        self.state_buffers = list(buffers)
+        self.user_inputs += list(buffers.values())
         return [_input_type(node) for node in self.user_inputs]
+
+    def _updated_buffers(self, placeholders: dict[str, Node]) -> list[Node]:
+        """Buffer placeholders written in place (training IR: index_copy_, copy_...)
+        or returned as BUFFER_MUTATION outputs (core ATen)."""
+        specs = self.ep.graph_signature.input_specs
+        self.placeholder_specs = {spec.arg.name: spec for spec in specs}
+        mutated = {spec.target for spec in self.ep.graph_signature.output_specs
+                   if spec.kind == OutputKind.BUFFER_MUTATION}
+        found = [n for n in state.updated_placeholders(self.graph)
+                 if self.placeholder_specs[n.name].kind == InputKind.BUFFER]
+        found += [placeholders[spec.arg.name] for spec in specs
+                  if spec.kind == InputKind.BUFFER and spec.target in mutated]
+        return list(dict.fromkeys(found))
 
     def _convert(self, node: Node) -> None:
         # A kernel the user registered wins over GE's mapping of the same op.
@@ -352,6 +377,12 @@ class _GraphImporter:
         results = []
         for i, (spec, arg) in enumerate(zip(self.ep.graph_signature.output_specs,
                                             output.args[0])):
+            if spec.kind == OutputKind.BUFFER_MUTATION and spec.target in self.state_buffers:
+                # core ATen's functional form: the new contents, assigned in place
+                buffer = self.block.args[len(self.block.args) - len(self.state_buffers)
+                                         + self.state_buffers.index(spec.target)]
+                self.body.append(ge.AssignOp(buffer, self.value(arg)))
+                continue
             if spec.kind != OutputKind.USER_OUTPUT:
                 fix = ("do not modify inputs in place" if spec.kind == OutputKind.USER_INPUT_MUTATION
                        else "call model.eval() before exporting")
@@ -475,6 +506,10 @@ class _GraphImporter:
                               "floor divisions, remainders, maxima and minima of input dims")
         self.size_values[key] = value
         return value
+
+    def is_argument(self, raw: Any) -> bool:
+        """True for an argument of the graph being imported (not of a subgraph region)."""
+        return self.block is not None and isinstance(raw, SSAValue) and raw.owner is self.block
 
     def is_computed(self, raw: Any) -> bool:
         """True for an SSA value (as opposed to a constant or a Python value)."""

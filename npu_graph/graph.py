@@ -24,7 +24,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation, SSAValue
 
-from ge_dialect import OUTPUT_TREE, ascend, find_func, ge
+from ge_dialect import OUTPUT_TREE, STATE_BUFFERS, ascend, find_func, ge
 from ge_dialect.printing import format_ir
 from lowering import hf_cache, output_tree
 from npu_graph import compiler
@@ -148,7 +148,9 @@ class GEGraph(_Printable):
         """Optimize, lower and plan with the article's flags (see passes/pipelines.py)."""
         from npu_graph.optimizer import GraphOptimizer
 
-        return GraphOptimizer().optimize(self, **flags)
+        optimized = GraphOptimizer().optimize(self, **flags)
+        optimized.state = list(getattr(self, "state", ()))
+        return optimized
 
 
 class GraphParser:
@@ -176,6 +178,10 @@ class NpuGraph(GEGraph):
     def __init__(self, model: torch.nn.Module, input_spec, dynamic_shapes=None):
         parsed = GraphParser().parse_pytorch_model(model, input_spec, dynamic_shapes)
         super().__init__(parsed.module, parsed.name)
+        # Buffers the graph updates in place (a static KV cache): the module's
+        # own tensors, passed on every call, so eager and the graph share them.
+        names = find_func(self.module).attributes.get(STATE_BUFFERS)
+        self.state = [model.get_buffer(n.data) for n in names.data] if names else []
 
     @staticmethod
     def from_onnx(model) -> GEGraph:
@@ -204,6 +210,7 @@ class OptimizedGraph(_Printable):
         self.pipeline = pipeline
         self.name = name
         self.max_inflight = max_inflight
+        self.state: list[torch.Tensor] = []  # buffers updated in place, passed last
         self._executable: Executable | None = None
         self._load_lock = threading.Lock()
 
@@ -224,7 +231,7 @@ class OptimizedGraph(_Printable):
         structure (a dict, nested tuples, a namedtuple...; ge_dialect.OUTPUT_TREE).
         Inputs are what the model takes: tensors, or pytrees of them (an HF
         DynamicCache), flattened as torch.export flattened them."""
-        return self.structured(self.executable.run(*pytree.tree_leaves(inputs)))
+        return self.structured(self.executable.run(*pytree.tree_leaves(inputs), *self.state))
 
     def structured(self, outputs: list[torch.Tensor]):
         """The flat results of a run in what the model returns."""

@@ -19,7 +19,7 @@ from typing import Any
 import torch
 
 from ge_dialect import ge
-from lowering.aten import control, math, nn, shape
+from lowering.aten import control, math, nn, shape, state
 from lowering.aten.common import Builder, in_place
 
 aten = torch.ops.aten
@@ -376,6 +376,9 @@ ATEN_TO_GE: dict[Any, Builder] = {
     aten._weight_norm.default: math.fold,                   # of weights: computed at import
     aten.to.device: math.to_copy,
     aten.detach_.default: shape.identity,
+    aten.index_copy_.default: state.index_copy_,            # into a graph input or buffer
+    aten.index_put_.default: state.index_put_,              # -> ge.scatter_update
+    aten.copy_.default: state.copy_,                        # -> ge.assign
     aten.add_.Tensor: in_place(math.add),                   # on intermediates only
     aten.mul_.Tensor: in_place(math.binary(ge.MulOp)),
     aten.zeros.default: math.create,
