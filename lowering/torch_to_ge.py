@@ -270,6 +270,9 @@ class _GraphImporter:
             for i, d in enumerate(meta(node).shape):
                 if isinstance(d, torch.SymInt) and d.node.expr.is_Symbol:
                     self.symbols.setdefault(str(d.node.expr), (arg, i))
+        state_args = block.args[len(block.args) - len(self.state_buffers):]
+        for arg, name in zip(state_args, self.state_buffers):
+            arg.name_hint = _identifier(name)  # the buffer, not the tensor export lifted
         output = self._convert_all()
         if self.unsupported:
             raise UnsupportedOpError(list(self.unsupported.values()))
@@ -298,7 +301,9 @@ class _GraphImporter:
         placeholders = {n.name: n for n in self.graph.nodes if n.op == "placeholder"}
         for spec in self.ep.graph_signature.input_specs:
             node = placeholders[spec.arg.name]
-            if spec.kind == InputKind.USER_INPUT:
+            if spec.kind == InputKind.USER_INPUT and node.meta.get("val", 0) is None:
+                self.env[node] = None  # an optional input passed as None (pytree drops it too)
+            elif spec.kind == InputKind.USER_INPUT:
                 self.user_inputs.append(node)
             elif spec.kind in (InputKind.PARAMETER, InputKind.BUFFER, InputKind.CONSTANT_TENSOR):
                 tensor = self.ep.state_dict.get(spec.target)
@@ -310,24 +315,49 @@ class _GraphImporter:
                                     "is not supported (only tensors, parameters and buffers)")
         # Buffers the model updates in place (a static KV cache) are state, not
         # constants: they become the last arguments, and the caller passes them.
-        buffers = {self.placeholder_specs[n.name].target: n
-                   for n in self._updated_buffers(placeholders)}
+        buffers = self._updated_buffers(placeholders)
         self.state_buffers = list(buffers)
         self.user_inputs += list(buffers.values())
         return [_input_type(node) for node in self.user_inputs]
 
-    def _updated_buffers(self, placeholders: dict[str, Node]) -> list[Node]:
-        """Buffer placeholders written in place (training IR: index_copy_, copy_...)
-        or returned as BUFFER_MUTATION outputs (core ATen)."""
-        specs = self.ep.graph_signature.input_specs
-        self.placeholder_specs = {spec.arg.name: spec for spec in specs}
+    def _updated_buffers(self, placeholders: dict[str, Node]) -> dict[str, Node]:
+        """Module buffers written in place, by buffer name: placeholders updated in
+        place (training IR: index_copy_, copy_...) or returned as BUFFER_MUTATION
+        outputs (core ATen). A tensor the model reaches other than as an attribute
+        (HF's StaticCache layers) is lifted as a constant; it is the buffer that
+        shares its storage."""
+        specs = {spec.arg.name: spec for spec in self.ep.graph_signature.input_specs}
         mutated = {spec.target for spec in self.ep.graph_signature.output_specs
                    if spec.kind == OutputKind.BUFFER_MUTATION}
-        found = [n for n in state.updated_placeholders(self.graph)
-                 if self.placeholder_specs[n.name].kind == InputKind.BUFFER]
-        found += [placeholders[spec.arg.name] for spec in specs
-                  if spec.kind == InputKind.BUFFER and spec.target in mutated]
-        return list(dict.fromkeys(found))
+        nodes = state.updated_placeholders(self.graph) + [
+            placeholders[spec.arg.name] for spec in specs.values()
+            if spec.kind == InputKind.BUFFER and spec.target in mutated]
+        buffers = {}
+        for node in nodes:
+            spec = specs[node.name]
+            if spec.kind == InputKind.BUFFER:
+                buffers.setdefault(spec.target, node)
+            elif spec.kind == InputKind.CONSTANT_TENSOR:
+                name = self._buffer_sharing(self.ep.constants[spec.target], specs)
+                if name is None:
+                    raise GEImportError(
+                        f"the model updates tensor '{spec.target}' in place, but it is not a "
+                        "module buffer; register it with module.register_buffer so the "
+                        "graph can update it in place")
+                buffers.setdefault(name, node)
+        return buffers
+
+    def _buffer_sharing(self, tensor: torch.Tensor, specs) -> str | None:
+        for spec in specs.values():
+            if spec.kind != InputKind.BUFFER:
+                continue
+            buffer = self.ep.state_dict.get(spec.target)
+            if buffer is None:
+                buffer = self.ep.constants.get(spec.target)
+            if (buffer is not None and buffer.shape == tensor.shape
+                    and buffer.untyped_storage().data_ptr() == tensor.untyped_storage().data_ptr()):
+                return spec.target
+        return None
 
     def _convert(self, node: Node) -> None:
         # A kernel the user registered wins over GE's mapping of the same op.

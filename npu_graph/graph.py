@@ -99,7 +99,7 @@ def example_inputs(input_spec) -> tuple:
     hf_cache.register_caches()
     inputs = []
     for i, spec in enumerate(input_spec):
-        if isinstance(spec, torch.Tensor):
+        if isinstance(spec, torch.Tensor) or spec is None:  # None: an optional input left out
             inputs.append(spec)
         elif isinstance(spec, Sequence) and all(isinstance(d, int) for d in spec):
             inputs.append(torch.randn(*spec))
@@ -231,7 +231,8 @@ class OptimizedGraph(_Printable):
         structure (a dict, nested tuples, a namedtuple...; ge_dialect.OUTPUT_TREE).
         Inputs are what the model takes: tensors, or pytrees of them (an HF
         DynamicCache), flattened as torch.export flattened them."""
-        return self.structured(self.executable.run(*pytree.tree_leaves(inputs), *self.state))
+        flat = [x for x in pytree.tree_leaves(inputs) if x is not None]  # None: left out
+        return self.structured(self.executable.run(*flat, *self.state))
 
     def structured(self, outputs: list[torch.Tensor]):
         """The flat results of a run in what the model returns."""
