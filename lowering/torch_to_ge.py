@@ -17,8 +17,8 @@ returns an SSA value, a `Weight` (a constant that is only turned into
 `ge.linear` on the untransposed weight), a tuple (multi-output ops, read by
 `getitem`) or None (ops with no result, e.g. runtime asserts).
 
-Ops with no table entry but a kernel registered with `npu_graph.custom_op`
-become `ge.custom`. `torch.cond` and `while_loop` become `ge.if` and
+Ops with a kernel registered with `npu_graph.custom_op` become `ge.custom`,
+whether or not the table maps them (the user's kernel wins). `torch.cond` and `while_loop` become `ge.if` and
 `ge.while`; their branch and body graphs are imported recursively into
 isolated regions, each with its own constants.
 
@@ -27,8 +27,19 @@ i64/i32/i8 and i1. Operands are cast to the dtype PyTorch computed for the
 node (`ge.cast`), so type promotion (int + float, sum of booleans) is explicit
 in the IR. Dynamic dims (torch.export `Dim`) import as `?`; a size an op
 needs at run time (`arange(T)`, `x[:T]`, a view with several `?` dims) is
-computed in the graph from the inputs' dims (`ge.dim`, then `ge.add`/`ge.mul`
-for sums and products of them) and passed to the op as a 0-d i64 operand.
+computed in the graph from the inputs' dims (`ge.dim`, then `ge.add`/`ge.mul`,
+`ge.floor_div`, `ge.remainder`, `ge.maximum`/`ge.minimum` as the symbolic
+expression says; see `SIZE_OPS`) and passed to the op as a 0-d i64 operand.
+A SymInt used as a tensor operand (HF's `arange(T) + past_seen_tokens`) is
+that same value; a slice or narrow with a symbolic start is `ge.dynamic_slice`.
+
+Hugging Face caches: a `DynamicCache` input or output is a pytree of its key
+and value tensors (`lowering/hf_cache.py`). In-place writes into a graph
+input or a module buffer (a static KV cache: index_copy_, index_put_,
+copy_) become `ge.scatter_update` / `ge.assign` on that argument
+(`lowering/aten/state.py`); updated buffers become the last arguments, named
+by the function's `ge.state_buffers`, and the caller passes the module's own
+tensors.
 
 Unsupported ops do not stop the import at the first one: every node is tried,
 and one `UnsupportedOpError` lists each distinct op with a count, the first

@@ -106,8 +106,8 @@ def example_inputs(input_spec) -> tuple:
         elif _is_tensor_tree(spec):
             inputs.append(spec)
         else:
-            raise TypeError(f"input_spec[{i}] must be a tensor, a shape (tuple of ints) or a "
-                            f"pytree of tensors (such as an HF DynamicCache), got "
+            raise TypeError(f"input_spec[{i}] must be a tensor or a shape (tuple of ints), "
+                            "or a pytree of tensors such as an HF DynamicCache, got "
                             f"{type(spec).__name__}")
     return tuple(inputs)
 
