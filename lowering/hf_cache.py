@@ -16,6 +16,9 @@ from __future__ import annotations
 
 import re
 import sys
+import warnings
+
+from torch.utils import _pytree as pytree
 
 _registered = False
 
@@ -49,3 +52,19 @@ def cache_error(what: str, error: BaseException) -> str | None:
             "backend=\"ge\"), which takes HF caches as they are; or pass the cache as a "
             "DynamicCache or as tensors (a tuple of key and value tensors per layer); or "
             "call the model with use_cache=False")
+
+
+def warn_sliding_windows(example_inputs) -> None:
+    """A sliding-window layer (Mistral) flattens to its tensors only: the count
+    of tokens seen is fixed at export, so a graph traced below the window
+    computes the wrong mask once the cache reaches it. Say so."""
+    windows = {getattr(layer, "sliding_window", None)
+               for cache in pytree.tree_flatten(example_inputs,
+                                                is_leaf=lambda x: hasattr(x, "layers"))[0]
+               if hasattr(cache, "layers") for layer in cache.layers} - {None}
+    if windows:
+        warnings.warn(f"the cache has sliding-window layers (window {min(windows)}): the "
+                      "exported graph is valid only while the cache is shorter than the "
+                      "window; for longer sequences set config.sliding_window above the "
+                      "longest one or compile with torch.compile(model, backend=\"ge\")",
+                      RuntimeWarning, stacklevel=3)

@@ -167,6 +167,7 @@ def export(model: torch.nn.Module, example_inputs: tuple,
         example_inputs = (example_inputs,)
     model.eval()
     hf_cache.register_caches()
+    hf_cache.warn_sliding_windows(example_inputs)
     with warnings.catch_warnings():
         # torch 2.13 warns about its own pytree internals while exporting.
         warnings.filterwarnings("ignore", r".*LeafSpec", FutureWarning)

@@ -121,3 +121,13 @@ def test_a_cache_torch_export_cannot_flatten_names_the_fixes():
     assert "returns a StaticCache" in msg
     assert 'backend="ge"' in msg and "use_cache=False" in msg
     assert "not a known type" not in msg
+
+
+def test_a_sliding_window_cache_warns_where_the_graph_stops_being_valid():
+    T = transformers
+    torch.manual_seed(0)
+    model = T.MistralForCausalLM(T.MistralConfig(num_key_value_heads=2, sliding_window=8,
+                                                 **SMALL)).eval()
+    ids = torch.randint(0, VOCAB, (1, 1))
+    with pytest.warns(RuntimeWarning, match="sliding-window layers \\(window 8\\)"):
+        import_module(DecodeStep(model), (ids, _cache(model, 5)))
