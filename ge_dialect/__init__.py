@@ -29,6 +29,11 @@ OUTPUT_TREE = "ge.output_tree"
 # the input's own, as as_strided without a storage_offset does). Every stage keeps it;
 # `npu_graph` refuses a call whose input has another layout.
 STORAGE_LAYOUTS = "ge.storage_layouts"
+# On a function: the module buffers (their names in the state dict) that the
+# graph updates in place (a static KV cache), passed as its last arguments in
+# this order. `npu_graph` passes the module's own tensors, so they are updated
+# in place as in eager.
+STATE_BUFFERS = "ge.state_buffers"
 
 
 def find_func(module: ModuleOp, name: str = "main") -> func.FuncOp:

@@ -706,6 +706,142 @@ class WhileOp(IRDLOperation):
 
 
 # --------------------------------------------------------------------------
+# Symbolic sizes: shape ops whose bounds are graph values (0-d integer tensors
+# from ge.dim and arithmetic on it), as HF decoders need for a cache of any length
+
+
+@irdl_op_definition
+class DynamicSliceOp(GEOp):
+    """x[start:end:step] along `dim`, with `start` and `end` given at run time as
+    0-d integer tensors (Python's rules: negative bounds count from the end,
+    out-of-range bounds are clamped). For a symbolic start, as in OPT's
+    `position_ids[:, past_seen_tokens:]`; a static start with a run-time end is
+    ge.slice with its `end` operand.
+
+        %p = ge.dynamic_slice %pos[%past, %end] {dim = 1 : i64, step = 1 : i64}
+             : tensor<1x?xi64>, tensor<i64>, tensor<i64> -> tensor<1x?xi64>
+    """
+
+    name = "ge.dynamic_slice"
+    input = operand_def(AnyTensor)
+    start = operand_def(AnyTensor)
+    end = operand_def(AnyTensor)
+    output = result_def(AnyTensor)
+    dim = prop_def(IntegerAttr[I64])
+    step = prop_def(IntegerAttr[I64])
+    irdl_options = (ParsePropInAttrDict(),)
+    traits = traits_def(Pure())
+    assembly_format = ("$input `[` $start `,` $end `]` attr-dict `:` type($input) `,` "
+                       "type($start) `,` type($end) `->` type($output)")
+
+    def __init__(self, input: SSAValue, dim: int, start: SSAValue, end: SSAValue,
+                 step: int = 1):
+        x = shape_of(input)
+        d = shapes.normalize_dim(dim, len(x))
+        shape = x[:d] + (shapes.DYN,) + x[d + 1:]
+        super().__init__(operands=[input, start, end],
+                         result_types=[tensor_type(input.type, shape)],
+                         properties={"dim": IntegerAttr(dim, i64),
+                                     "step": IntegerAttr(step, i64)})
+
+    def verify_element_types(self) -> None:
+        if element_type(self.input.type) != element_type(self.output.type):
+            raise VerifyException(
+                f"{self.name}: operand element type {element_type(self.input.type)} "
+                f"differs from result element type {element_type(self.output.type)}")
+        check_size_operand(self, self.start, "start")
+        check_size_operand(self, self.end, "end")
+
+    def infer_shape(self) -> Shape:
+        if self.step.value.data < 1:
+            raise ShapeError(f"step must be >= 1, got {self.step.value.data}")
+        x = shape_of(self.input)
+        d = shapes.normalize_dim(self.dim.value.data, len(x))
+        return x[:d] + (shapes.DYN,) + x[d + 1:]
+
+
+# --------------------------------------------------------------------------
+# In-place updates of graph inputs and buffers (a KV cache): GE's ScatterUpdate
+# and Assign. Result 0 *is* operand `IN_PLACE_OPERAND`, written in place: not
+# Pure (dce keeps them, cse never merges them), and lower-to-ascend gives the
+# result no buffer of its own, so the caller's tensor is updated with no copy
+# and the memory planner never places a temporary in it.
+
+
+def in_place_operand(op) -> int | None:
+    """The operand an op writes in place and returns as result 0, if any."""
+    return getattr(op, "IN_PLACE_OPERAND", None)
+
+
+@irdl_op_definition
+class ScatterUpdateOp(GEOp):
+    """ref[..., indices[i], ...] = updates[..., i, ...] along `dim`, in place; the
+    result is `ref` updated (GE ScatterUpdate, TorchAir's scatter_update_;
+    torch's index_copy_ and index_put_ with one index tensor). Indices are 1-D.
+
+        %k1 = ge.scatter_update %k[%pos], %new {dim = 2 : i64}
+              : tensor<1x2x16x8xf32>, tensor<1xi64>, tensor<1x2x1x8xf32> -> tensor<1x2x16x8xf32>
+    """
+
+    name = "ge.scatter_update"
+    IN_PLACE_OPERAND: ClassVar[int] = 0
+    ref = operand_def(AnyTensor)
+    indices = operand_def(AnyTensor)
+    updates = operand_def(AnyTensor)
+    output = result_def(AnyTensor)
+    dim = prop_def(IntegerAttr[I64])
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = ("$ref `[` $indices `]` `,` $updates attr-dict `:` type($ref) `,` "
+                       "type($indices) `,` type($updates) `->` type($output)")
+
+    def __init__(self, ref: SSAValue, indices: SSAValue, updates: SSAValue, dim: int):
+        super().__init__(operands=[ref, indices, updates], result_types=[ref.type],
+                         properties={"dim": IntegerAttr(dim, i64)})
+
+    def verify_element_types(self) -> None:
+        for v in (self.updates, self.output):
+            if element_type(v.type) != element_type(self.ref.type):
+                raise VerifyException(f"{self.name}: updates and result must have the "
+                                      "ref's element type")
+        check_index_type(self, self.indices, "indices")
+
+    def infer_shape(self) -> Shape:
+        ref, idx, upd = shape_of(self.ref), shape_of(self.indices), shape_of(self.updates)
+        d = shapes.normalize_dim(self.dim.value.data, len(ref))
+        if len(idx) != 1:
+            raise ShapeError(f"indices must be 1-D, got {shapes.fmt(idx)}")
+        want = ref[:d] + idx + ref[d + 1:]
+        if not shapes.compatible(upd, want):
+            raise ShapeError(f"updates must have shape {shapes.fmt(want)} (the ref's with dim "
+                             f"{d} the number of indices), got {shapes.fmt(upd)}")
+        return ref
+
+
+@irdl_op_definition
+class AssignOp(GEOp):
+    """ref = value, in place; the result is `ref` updated (GE Assign; torch's
+    copy_ into a graph input or buffer). Same type on both sides: the importer
+    broadcasts and casts first.
+
+        %v1 = ge.assign %v, %x : tensor<1x2x16x8xf32>
+    """
+
+    name = "ge.assign"
+    IN_PLACE_OPERAND: ClassVar[int] = 0
+    T: ClassVar = VarConstraint("T", AnyTensor)
+    ref = operand_def(T)
+    value = operand_def(T)
+    output = result_def(T)
+    assembly_format = "$ref `,` $value attr-dict `:` type($ref)"
+
+    def __init__(self, ref: SSAValue, value: SSAValue):
+        super().__init__(operands=[ref, value], result_types=[ref.type])
+
+    def infer_shape(self) -> Shape:
+        return shape_of(self.ref)
+
+
+# --------------------------------------------------------------------------
 # Custom ops
 
 
@@ -756,6 +892,7 @@ GE = Dialect(
         ConcatOp, ReverseOp, TileOp,
         *indexing.OPS, *reductions.OPS,
         TransDataOp, YieldOp, FusedOp, IfOp, WhileOp, CustomOp,
+        DynamicSliceOp, ScatterUpdateOp, AssignOp,
     ],
     [],
     [GEConstantMaterialization()],

@@ -15,6 +15,10 @@ Control flow: a whole `ge.if` or `ge.while` becomes one task on the AI CPU
 (unit "aicpu"), whose body holds the control-flow op with its regions; the
 runtime runs the regions on the host, as GE runs control flow on the AI CPU.
 
+In-place updates (`ge.scatter_update`, `ge.assign`): the task writes the
+memory of the operand it updates (a graph input, or a buffer) and its result
+is that memory, not a new buffer.
+
 Dynamic shapes: results whose type has `?` dims cannot get an offset at
 compile time. They become `ascend.dyn_buffer`s, and the executor plans them
 once per concrete input shape (runtime/running.py). Statically shaped
@@ -32,7 +36,7 @@ from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr, TensorType,
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.utils.exceptions import PassFailedException
 
-from ge_dialect import OUTPUT_TREE, STORAGE_LAYOUTS, ascend, ge
+from ge_dialect import OUTPUT_TREE, STATE_BUFFERS, STORAGE_LAYOUTS, ascend, ge
 from passes.base import AscendPass
 from target.units import choose_unit
 
@@ -128,7 +132,14 @@ def lower_function(fn: func.FuncOp) -> func.FuncOp:
             env[op.output] = weight.output
             continue
         outs = []
+        aliased = ge.in_place_operand(op)
         for result in op.results:
+            if aliased is not None and result.index == 0:
+                # written in place: the result is its operand's memory, a graph
+                # input's or a buffer's, so no buffer and no copy of its own
+                env[result] = env[op.operands[aliased]]
+                outs.append(env[result])
+                continue
             memref = ascend.as_memref(result.type)
             if memref.has_static_shape():
                 buf = ascend.BufferOp(memref, offset)
@@ -148,7 +159,7 @@ def lower_function(fn: func.FuncOp) -> func.FuncOp:
         task.location = op.location  # the source line (or fused lines) it runs
         block.add_op(task)
     new_fn.attributes[ascend.ARENA_SIZE] = IntegerAttr(offset, i64)
-    for kept in (OUTPUT_TREE, STORAGE_LAYOUTS):
+    for kept in (OUTPUT_TREE, STORAGE_LAYOUTS, STATE_BUFFERS):
         if kept in fn.attributes:
             new_fn.attributes[kept] = fn.attributes[kept]
     return new_fn

@@ -19,6 +19,8 @@ import warnings
 
 from torch.utils import _pytree as pytree
 
+from lowering import hf_cache
+
 
 def is_flat(spec: pytree.TreeSpec) -> bool:
     """A single tensor or a plain tuple of tensors: no structure to keep."""
@@ -60,6 +62,12 @@ def loads(text: str) -> pytree.TreeSpec | None:
         return pytree.treespec_loads(text)
     except Exception:
         pass
+    if "transformers.cache_utils." in text:  # an HF cache: transformers registers it
+        try:
+            importlib.import_module("transformers")
+            hf_cache.register_caches()
+        except ImportError:
+            pass
     for name in _type_names(json.loads(text)):
         module, _, qualname = name.rpartition(".")
         try:

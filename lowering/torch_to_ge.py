@@ -17,8 +17,8 @@ returns an SSA value, a `Weight` (a constant that is only turned into
 `ge.linear` on the untransposed weight), a tuple (multi-output ops, read by
 `getitem`) or None (ops with no result, e.g. runtime asserts).
 
-Ops with no table entry but a kernel registered with `npu_graph.custom_op`
-become `ge.custom`. `torch.cond` and `while_loop` become `ge.if` and
+Ops with a kernel registered with `npu_graph.custom_op` become `ge.custom`,
+whether or not the table maps them (the user's kernel wins). `torch.cond` and `while_loop` become `ge.if` and
 `ge.while`; their branch and body graphs are imported recursively into
 isolated regions, each with its own constants.
 
@@ -27,8 +27,19 @@ f32/f16/f64, bf16, i64/i32/i8 and i1. Operands are cast to the dtype PyTorch
 computed for the node (`ge.cast`), so type promotion (int + float, sum of
 booleans) is explicit in the IR. Dynamic dims (torch.export `Dim`) import as `?`; a size an op
 needs at run time (`arange(T)`, `x[:T]`, a view with several `?` dims) is
-computed in the graph from the inputs' dims (`ge.dim`, then `ge.add`/`ge.mul`
-for sums and products of them) and passed to the op as a 0-d i64 operand.
+computed in the graph from the inputs' dims (`ge.dim`, then `ge.add`/`ge.mul`,
+`ge.floor_div`, `ge.remainder`, `ge.maximum`/`ge.minimum` as the symbolic
+expression says; see `SIZE_OPS`) and passed to the op as a 0-d i64 operand.
+A SymInt used as a tensor operand (HF's `arange(T) + past_seen_tokens`) is
+that same value; a slice or narrow with a symbolic start is `ge.dynamic_slice`.
+
+Hugging Face caches: a `DynamicCache` input or output is a pytree of its key
+and value tensors (`lowering/hf_cache.py`). In-place writes into a graph
+input or a module buffer (a static KV cache: index_copy_, index_put_,
+copy_) become `ge.scatter_update` / `ge.assign` on that argument
+(`lowering/aten/state.py`); updated buffers become the last arguments, named
+by the function's `ge.state_buffers`, and the caller passes the module's own
+tensors.
 
 Unsupported ops do not stop the import at the first one: every node is tried,
 and one `UnsupportedOpError` lists each distinct op with a count, the first
@@ -48,10 +59,12 @@ from typing import Any
 import sympy
 import torch
 from torch.export import ExportedProgram
+from torch.utils._sympy import functions as sym_fns
 from torch.export.graph_signature import InputKind, OutputKind
 from torch.fx import Graph, GraphModule, Node
 from xdsl.dialects import func
 from xdsl.dialects.builtin import (
+    ArrayAttr,
     BytesAttr,
     DenseIntOrFPElementsAttr,
     FileLineColLoc,
@@ -64,16 +77,17 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
-from ge_dialect import OUTPUT_TREE, STORAGE_LAYOUTS, ge, shapes
+from ge_dialect import OUTPUT_TREE, STATE_BUFFERS, STORAGE_LAYOUTS, ge, shapes
 from ge_dialect.shapes import ShapeError
 from lowering.aten import ATEN_TO_GE, HINTS
-from lowering import output_tree
-from lowering.aten import control
+from lowering import hf_cache, output_tree
+from lowering.aten import control, state
 from lowering.aten.common import (
     ELEMENT_TYPES,
     GEImportError,
     NotImported,
     Unsupported,
+    Symbolic,
     Weight,
     element_type,
     meta,
@@ -86,6 +100,10 @@ __all__ = ["ATEN_TO_GE", "GEImportError", "UnsupportedOp", "UnsupportedOpError",
            "import_module", "import_program", "source_location"]
 
 CUSTOM_OP_HINT = "register a kernel with npu_graph.custom_op(...)"
+MAPPED_HINT = ("For an op GE maps, but not with the operands listed: change the model "
+               "code at the line shown as the reason says, or compile with "
+               "torch.compile(model, backend=\"ge\"), where such a node runs in eager as a "
+               "graph break.")
 _TORCH_DTYPES = {str(t): d for d, t in ELEMENT_TYPES.items()}
 
 
@@ -99,12 +117,16 @@ class UnsupportedOpError(GEImportError):
                  f"op{'s' if len(self.ops) != 1 else ''} ({total} node"
                  f"{'s' if total != 1 else ''}):"]
         lines += [f"  - {op}" for op in self.ops]
-        named = [op.op for op in self.ops if op.op.count(".") >= 2]
-        example = named[0].rsplit(".", 1)[0] if named else "aten.op"
-        lines.append(f"To run them anyway, {CUSTOM_OP_HINT}: for example "
-                     f"@npu_graph.custom_op(\"{example}\") over a function that takes the "
-                     "op's tensors (and its other arguments as keywords) and returns "
-                     "its result.")
+        unmapped = [op.op for op in self.ops if not op.mapped]
+        named = [op for op in unmapped if op.count(".") >= 2]
+        if unmapped:
+            example = named[0].rsplit(".", 1)[0] if named else "aten.op"
+            lines.append(f"To run {'them' if len(unmapped) > 1 else 'it'} anyway, "
+                         f"{CUSTOM_OP_HINT}: for example @npu_graph.custom_op(\"{example}\") "
+                         "over a function that takes the op's tensors (and its other "
+                         "arguments as keywords) and returns its result.")
+        if len(unmapped) < len(self.ops):
+            lines.append(MAPPED_HINT)
         super().__init__("\n".join(lines))
 
 
@@ -117,6 +139,7 @@ class UnsupportedOp:
     first_node: str
     location: str
     count: int = 1
+    mapped: bool = False  # GE maps the op, but not with these operands
 
     def __str__(self) -> str:
         return (f"{self.op} x{self.count} ({self.reason}): first at node "
@@ -144,6 +167,8 @@ def export(model: torch.nn.Module, example_inputs: tuple,
     if isinstance(example_inputs, torch.Tensor):
         example_inputs = (example_inputs,)
     model.eval()
+    hf_cache.register_caches()
+    hf_cache.warn_sliding_windows(example_inputs)
     with warnings.catch_warnings():
         # torch 2.13 warns about its own pytree internals while exporting.
         warnings.filterwarnings("ignore", r".*LeafSpec", FutureWarning)
@@ -151,8 +176,9 @@ def export(model: torch.nn.Module, example_inputs: tuple,
             return torch.export.export(model, tuple(example_inputs),
                                        dynamic_shapes=dynamic_shapes)
         except Exception as e:  # torch raises many types; the user needs one clear line
-            raise GEImportError(f"torch.export could not trace {type(model).__name__}: "
-                                f"{_first_line(e)}") from e
+            what = type(model).__name__
+            raise GEImportError(hf_cache.cache_error(what, e) or
+                                f"torch.export could not trace {what}: {_first_line(e)}") from e
 
 
 def import_exported(ep: ExportedProgram, func_name: str = "main",
@@ -209,6 +235,17 @@ def import_program(ep: ExportedProgram, func_name: str = "main") -> ModuleOp:
 # --------------------------------------------------------------------------
 # The importer
 
+# Size arithmetic torch.export writes into symbolic sizes (sympy), as the GE op
+# on 0-d i64 values that computes it at run time; sums and products are
+# sympy's own Add and Mul. Sizes are never negative, so Mod is a remainder.
+SIZE_OPS: dict[type, type[Operation]] = {
+    sym_fns.FloorDiv: ge.FloorDivOp,        # s // 2
+    sym_fns.PythonMod: ge.RemainderOp,      # s % 2
+    sym_fns.Mod: ge.RemainderOp,
+    sym_fns.Max: ge.MaximumOp,              # torch.sym_max(s, 8)
+    sym_fns.Min: ge.MinimumOp,              # torch.sym_min(s, 8)
+}
+
 _POISONED = object()  # result of a node that was not imported
 
 
@@ -236,17 +273,22 @@ class _GraphImporter:
         # and the 0-d i64 values already computed for size expressions.
         self.symbols: dict[str, tuple[SSAValue, int]] = {}
         self.size_values: dict[str, SSAValue] = {}
+        self.state_buffers: list[str] = []
+        self.block: Block | None = None
 
     # ---- driver
 
     def run(self, func_name: str) -> func.FuncOp:
-        block = Block(arg_types=self._bind_placeholders())
+        block = self.block = Block(arg_types=self._bind_placeholders())
         for arg, node in zip(block.args, self.user_inputs):
             arg.name_hint = _identifier(node.name)
             self.env[node] = arg
             for i, d in enumerate(meta(node).shape):
                 if isinstance(d, torch.SymInt) and d.node.expr.is_Symbol:
                     self.symbols.setdefault(str(d.node.expr), (arg, i))
+        state_args = block.args[len(block.args) - len(self.state_buffers):]
+        for arg, name in zip(state_args, self.state_buffers):
+            arg.name_hint = _identifier(name)  # the buffer, not the tensor export lifted
         output = self._convert_all()
         if self.unsupported:
             raise UnsupportedOpError(list(self.unsupported.values()))
@@ -257,6 +299,8 @@ class _GraphImporter:
         if self.storage_layouts:
             fn.attributes[STORAGE_LAYOUTS] = StringAttr(json.dumps(
                 {str(i): [o, list(s)] for i, (o, s) in sorted(self.storage_layouts.items())}))
+        if self.state_buffers:
+            fn.attributes[STATE_BUFFERS] = ArrayAttr([StringAttr(b) for b in self.state_buffers])
         return fn
 
     def _convert_all(self) -> Node | None:
@@ -276,7 +320,9 @@ class _GraphImporter:
         placeholders = {n.name: n for n in self.graph.nodes if n.op == "placeholder"}
         for spec in self.ep.graph_signature.input_specs:
             node = placeholders[spec.arg.name]
-            if spec.kind == InputKind.USER_INPUT:
+            if spec.kind == InputKind.USER_INPUT and node.meta.get("val", 0) is None:
+                self.env[node] = None  # an optional input passed as None (pytree drops it too)
+            elif spec.kind == InputKind.USER_INPUT:
                 self.user_inputs.append(node)
             elif spec.kind in (InputKind.PARAMETER, InputKind.BUFFER, InputKind.CONSTANT_TENSOR):
                 tensor = self.ep.state_dict.get(spec.target)
@@ -286,12 +332,56 @@ class _GraphImporter:
             else:
                 raise GEImportError(f"input '{spec.arg.name}' of kind {spec.kind.name} "
                                     "is not supported (only tensors, parameters and buffers)")
+        # Buffers the model updates in place (a static KV cache) are state, not
+        # constants: they become the last arguments, and the caller passes them.
+        buffers = self._updated_buffers(placeholders)
+        self.state_buffers = list(buffers)
+        self.user_inputs += list(buffers.values())
         return [_input_type(node) for node in self.user_inputs]
 
+    def _updated_buffers(self, placeholders: dict[str, Node]) -> dict[str, Node]:
+        """Module buffers written in place, by buffer name: placeholders updated in
+        place (training IR: index_copy_, copy_...) or returned as BUFFER_MUTATION
+        outputs (core ATen). A tensor the model reaches other than as an attribute
+        (HF's StaticCache layers) is lifted as a constant; it is the buffer that
+        shares its storage."""
+        specs = {spec.arg.name: spec for spec in self.ep.graph_signature.input_specs}
+        mutated = {spec.target for spec in self.ep.graph_signature.output_specs
+                   if spec.kind == OutputKind.BUFFER_MUTATION}
+        nodes = state.updated_placeholders(self.graph) + [
+            placeholders[spec.arg.name] for spec in specs.values()
+            if spec.kind == InputKind.BUFFER and spec.target in mutated]
+        buffers = {}
+        for node in nodes:
+            spec = specs[node.name]
+            if spec.kind == InputKind.BUFFER:
+                buffers.setdefault(spec.target, node)
+            elif spec.kind == InputKind.CONSTANT_TENSOR:
+                name = self._buffer_sharing(self.ep.constants[spec.target], specs)
+                if name is None:
+                    raise GEImportError(
+                        f"the model updates tensor '{spec.target}' in place, but it is not a "
+                        "module buffer; register it with module.register_buffer so the "
+                        "graph can update it in place")
+                buffers.setdefault(name, node)
+        return buffers
+
+    def _buffer_sharing(self, tensor: torch.Tensor, specs) -> str | None:
+        for spec in specs.values():
+            if spec.kind != InputKind.BUFFER:
+                continue
+            buffer = self.ep.state_dict.get(spec.target)
+            if buffer is None:
+                buffer = self.ep.constants.get(spec.target)
+            if (buffer is not None and buffer.shape == tensor.shape
+                    and buffer.untyped_storage().data_ptr() == tensor.untyped_storage().data_ptr()):
+                return spec.target
+        return None
+
     def _convert(self, node: Node) -> None:
-        builder = ATEN_TO_GE.get(node.target)
-        if builder is None and custom_ops.lookup_target(node.target) is not None:
-            builder = control.custom
+        # A kernel the user registered wins over GE's mapping of the same op.
+        builder = (control.custom if custom_ops.lookup_target(node.target) is not None
+                   else ATEN_TO_GE.get(node.target))
         if builder is None:
             self._reject(node, HINTS.get(node.target) or _no_mapping(node.target))
             return
@@ -328,13 +418,20 @@ class _GraphImporter:
         if key in self.unsupported:
             self.unsupported[key].count += 1
         else:
+            mapped = node.target in ATEN_TO_GE and custom_ops.lookup_target(node.target) is None
             self.unsupported[key] = UnsupportedOp(key[0], reason, node.name,
-                                                  source_location(node))
+                                                  source_location(node), mapped=mapped)
 
     def _outputs(self, output: Node) -> list[SSAValue]:
         results = []
         for i, (spec, arg) in enumerate(zip(self.ep.graph_signature.output_specs,
                                             output.args[0])):
+            if spec.kind == OutputKind.BUFFER_MUTATION and spec.target in self.state_buffers:
+                # core ATen's functional form: the new contents, assigned in place
+                buffer = self.block.args[len(self.block.args) - len(self.state_buffers)
+                                         + self.state_buffers.index(spec.target)]
+                self.body.append(ge.AssignOp(buffer, self.value(arg)))
+                continue
             if spec.kind != OutputKind.USER_OUTPUT:
                 fix = ("do not modify inputs in place" if spec.kind == OutputKind.USER_INPUT_MUTATION
                        else "call model.eval() before exporting")
@@ -408,6 +505,8 @@ class _GraphImporter:
             return self.scalar(v)
         if isinstance(v, NotImported):
             raise Unsupported(v.reason)
+        if isinstance(v, Symbolic) and isinstance(arg, Node):
+            return self.size_value(meta(arg))  # a SymInt operand: a 0-d i64 value
         raise Unsupported(f"operand {arg} is a {type(v).__name__}, not a tensor")
 
     def typed(self, arg: Any, dtype: torch.dtype | None = None) -> SSAValue:
@@ -440,21 +539,26 @@ class _GraphImporter:
             value = self.scalar(int(expr), element_type(torch.int64))
         elif expr.is_Symbol:
             if key not in self.symbols:
-                raise Unsupported(f"size {key} is not a dimension of a graph input")
+                raise Unsupported(f"size {key} is not a dimension of a graph input; GE "
+                                  "computes sizes from input dims (torch.export Dim)")
             arg, dim = self.symbols[key]
             value = self.emit(ge.DimOp(arg, dim))
             value.name_hint = f"{arg.name_hint}_dim{dim}"
-        elif expr.is_Add or expr.is_Mul:
-            op = ge.AddOp if expr.is_Add else ge.MulOp
+        elif type(expr) in SIZE_OPS or expr.is_Add or expr.is_Mul:
+            op = SIZE_OPS.get(type(expr)) or (ge.AddOp if expr.is_Add else ge.MulOp)
             terms = [self._expr_value(t) for t in expr.args]
             value = terms[0]
             for term in terms[1:]:
                 value = self.emit(op(value, term), "size")
         else:
-            raise Unsupported(f"a size computed as {expr}; GE computes sums and products "
-                              "of input dims only")
+            raise Unsupported(f"a size computed as {expr}; GE computes sums, products, "
+                              "floor divisions, remainders, maxima and minima of input dims")
         self.size_values[key] = value
         return value
+
+    def is_argument(self, raw: Any) -> bool:
+        """True for an argument of the graph being imported (not of a subgraph region)."""
+        return self.block is not None and isinstance(raw, SSAValue) and raw.owner is self.block
 
     def is_computed(self, raw: Any) -> bool:
         """True for an SSA value (as opposed to a constant or a Python value)."""

@@ -26,9 +26,9 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.utils.exceptions import PassFailedException
 
-from ge_dialect import OUTPUT_TREE, STORAGE_LAYOUTS, ascend, find_func, ge
+from ge_dialect import OUTPUT_TREE, STATE_BUFFERS, STORAGE_LAYOUTS, ascend, find_func, ge
 from ge_dialect.printing import format_ir
-from lowering import output_tree
+from lowering import hf_cache, output_tree
 from npu_graph import compiler
 from passes.driver.runner import run_pipeline
 from passes.pipelines import build_pipeline
@@ -94,20 +94,33 @@ def _attrs_line(op: Operation) -> str:
     return ", ".join(f"{k}: {v}" for k, v in op.properties.items())
 
 
-def example_inputs(input_spec) -> tuple[torch.Tensor, ...]:
-    """`input_spec` as tensors: tensors are kept, shapes become random f32 tensors."""
+def example_inputs(input_spec) -> tuple:
+    """`input_spec` as example inputs: tensors and pytrees of tensors (an HF
+    `DynamicCache`, a tuple of key/value tensors) are kept, shapes become random
+    f32 tensors."""
     if isinstance(input_spec, torch.Tensor):
         input_spec = (input_spec,)
+    hf_cache.register_caches()
     inputs = []
     for i, spec in enumerate(input_spec):
-        if isinstance(spec, torch.Tensor):
+        if isinstance(spec, torch.Tensor) or spec is None:  # None: an optional input left out
             inputs.append(spec)
         elif isinstance(spec, Sequence) and all(isinstance(d, int) for d in spec):
             inputs.append(torch.randn(*spec))
+        elif _is_tensor_tree(spec):
+            inputs.append(spec)
         else:
             raise TypeError(f"input_spec[{i}] must be a tensor or a shape (tuple of ints), "
-                            f"got {type(spec).__name__}")
+                            "or a pytree of tensors such as an HF DynamicCache, got "
+                            f"{type(spec).__name__}")
     return tuple(inputs)
+
+
+def _is_tensor_tree(spec) -> bool:
+    """A container torch's pytree knows, holding tensors only."""
+    leaves, tree = pytree.tree_flatten(spec)
+    return not tree.is_leaf() and bool(leaves) and all(isinstance(t, torch.Tensor)
+                                                       for t in leaves)
 
 
 class _Printable:
@@ -149,7 +162,9 @@ class GEGraph(_Printable):
             module = run_pipeline(self.module.clone(), pipeline)
         except PassFailedException as e:  # e.g. over the memory budget: the user's to fix
             raise CompileError(str(e)) from None
-        return OptimizedGraph(module, pipeline, self.name)
+        optimized = OptimizedGraph(module, pipeline, self.name)
+        optimized.state = list(getattr(self, "state", ()))
+        return optimized
 
 
 class GraphParser:
@@ -177,6 +192,10 @@ class NpuGraph(GEGraph):
     def __init__(self, model: torch.nn.Module, input_spec, dynamic_shapes=None):
         parsed = GraphParser().parse_pytorch_model(model, input_spec, dynamic_shapes)
         super().__init__(parsed.module, parsed.name)
+        # Buffers the graph updates in place (a static KV cache): the module's
+        # own tensors, passed on every call, so eager and the graph share them.
+        names = find_func(self.module).attributes.get(STATE_BUFFERS)
+        self.state = [model.get_buffer(n.data) for n in names.data] if names else []
 
     @staticmethod
     def from_onnx(model) -> GEGraph:
@@ -205,6 +224,7 @@ class OptimizedGraph(_Printable):
         self.pipeline = pipeline
         self.name = name
         self.max_inflight = max_inflight
+        self.state: list[torch.Tensor] = []  # buffers updated in place, passed last
         self._executable: Executable | None = None
         self._load_lock = threading.Lock()
 
@@ -220,11 +240,14 @@ class OptimizedGraph(_Printable):
     def input_names(self) -> list[str]:
         return [a.name_hint or f"arg{i}" for i, a in enumerate(find_func(self.module).args)]
 
-    def __call__(self, *inputs: torch.Tensor):
+    def __call__(self, *inputs):
         """What the model returns: one tensor, a tuple, or the model's own
-        structure (a dict, nested tuples, a namedtuple...; ge_dialect.OUTPUT_TREE)."""
-        self.check_layouts(inputs)
-        return self.structured(self.executable.run(*inputs))
+        structure (a dict, nested tuples, a namedtuple...; ge_dialect.OUTPUT_TREE).
+        Inputs are what the model takes: tensors, or pytrees of them (an HF
+        DynamicCache), flattened as torch.export flattened them."""
+        flat = [x for x in pytree.tree_leaves(inputs) if x is not None]  # None: left out
+        self.check_layouts(flat)
+        return self.structured(self.executable.run(*flat, *self.state))
 
     @functools.cached_property
     def storage_layouts(self) -> dict[int, tuple[int | None, tuple[int, ...]]]:

@@ -260,6 +260,17 @@ def _slice(op: ge.SliceOp) -> Kernel:
                                                         step)
 
 
+def _dynamic_slice(op: ge.DynamicSliceOp) -> Kernel:
+    dim, step = op.dim.value.data, op.step.value.data
+    return lambda x, start, end: torch.ops.aten.slice.Tensor(x, dim, int(start), int(end), step)
+
+
+def _scatter_update(op: ge.ScatterUpdateOp) -> Kernel:
+    """Writes into the ref it is given (the caller's tensor) and returns it."""
+    dim = op.dim.value.data
+    return lambda ref, indices, updates: ref.index_copy_(dim, indices, updates)
+
+
 def _dim(op: ge.DimOp) -> Kernel:
     dim = op.dim.value.data
     return lambda x: torch.tensor(x.shape[dim], dtype=torch.int64)
@@ -629,6 +640,9 @@ KERNELS: dict[type[Operation], Callable[[Operation], Kernel]] = {
     ge.SliceOp: _slice,
     ge.ConcatOp: _concat,
     ge.DimOp: _dim,
+    ge.DynamicSliceOp: _dynamic_slice,
+    ge.ScatterUpdateOp: _scatter_update,
+    ge.AssignOp: lambda op: torch.Tensor.copy_,            # writes the ref it is given
     ge.ArangeOp: _arange,
     ge.PadOp: _pad,
     ge.ReverseOp: _reverse,

@@ -375,16 +375,24 @@ NO_GE_OP = {
 }
 
 
+def _target_name(target) -> str:
+    """How the doc names a table key: a Python function (torch.sym_max) by its
+    import path, since its repr holds an address that changes every run."""
+    if isinstance(target, types.FunctionType):
+        return f"{target.__module__}.{target.__qualname__}"
+    return str(target)
+
+
 def table_lines() -> list[str]:
     """Every ATen overload the importer maps, the GE ops its builder may emit,
     and the builder (whose docstring says when it decomposes or refuses)."""
     from lowering.aten import ATEN_TO_GE, HINTS
 
     lines = ["| ATen overload | GE ops it may build | built by |", "|---|---|---|"]
-    for target, builder in sorted(ATEN_TO_GE.items(), key=lambda kv: str(kv[0])):
+    for target, builder in sorted(ATEN_TO_GE.items(), key=lambda kv: _target_name(kv[0])):
         ops = ", ".join(f"`{o}`" for o in ge_ops(builder)) or _no_op_note(builder)
         where = f"`{builder.__module__.rsplit('.', 1)[-1]}.{_builder_name(builder)}`"
-        lines.append(f"| `{target}` | {ops} | {where} |")
+        lines.append(f"| `{_target_name(target)}` | {ops} | {where} |")
     lines += ["", "Refused with a hint:", ""]
     lines += [f"- `{target}`: {hint}" for target, hint in sorted(HINTS.items(), key=str)]
     return lines

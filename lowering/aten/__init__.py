@@ -19,7 +19,7 @@ from typing import Any
 import torch
 
 from ge_dialect import ge
-from lowering.aten import control, math, nn, shape
+from lowering.aten import control, math, nn, shape, state
 from lowering.aten.common import Builder, in_place
 
 aten = torch.ops.aten
@@ -132,6 +132,8 @@ ATEN_TO_GE: dict[Any, Builder] = {
     aten.bitwise_not.default: math.logical_not,             # booleans only
     aten.logical_and.default: math.logical(ge.LogicalAndOp),
     aten.bitwise_and.Tensor: math.logical(ge.LogicalAndOp),
+    aten.__and__.Tensor: math.logical(ge.LogicalAndOp),
+    aten.__or__.Tensor: math.logical(ge.LogicalOrOp),
     aten.logical_or.default: math.logical(ge.LogicalOrOp),
     aten.bitwise_or.Tensor: math.logical(ge.LogicalOrOp),
     aten.where.self: math.where,
@@ -240,6 +242,10 @@ ATEN_TO_GE: dict[Any, Builder] = {
     aten.arange.default: math.arange,
     aten.arange.start: math.arange,
     aten.full_like.default: math.full_like,
+    aten.new_ones.default: math.new_filled,
+    aten.new_zeros.default: math.new_filled,
+    aten.new_full.default: math.new_filled,
+    aten.new_empty.default: math.new_filled,                # any contents: zeros
     # ---- neural network layers
     aten.convolution.default: nn.convolution,               # also transposed
     aten._native_batch_norm_legit_no_training.default: nn.batch_norm,
@@ -282,6 +288,7 @@ ATEN_TO_GE: dict[Any, Builder] = {
     aten.view_copy.default: shape.reshape,
     aten.permute_copy.default: shape.permute,
     aten.narrow_copy.default: shape.narrow,
+    aten.narrow.default: shape.narrow,                      # symbolic start: ge.dynamic_slice
     aten.unbind_copy.int: shape.unbind,
     aten.unbind.int: shape.unbind,
     aten.slice_scatter.default: shape.slice_scatter,
@@ -323,6 +330,10 @@ ATEN_TO_GE: dict[Any, Builder] = {
     operator.add: control.symbolic,
     operator.sub: control.symbolic,
     operator.floordiv: control.symbolic,
+    operator.mod: control.symbolic,
+    operator.neg: control.symbolic,
+    torch.sym_max: control.symbolic,
+    torch.sym_min: control.symbolic,
     aten._assert_scalar.default: control.no_result,
     aten.sym_constrain_range_for_size.default: control.no_result,
     aten._assert_tensor_metadata.default: control.no_result,
@@ -365,6 +376,9 @@ ATEN_TO_GE: dict[Any, Builder] = {
     aten._weight_norm.default: math.fold,                   # of weights: computed at import
     aten.to.device: math.to_copy,
     aten.detach_.default: shape.identity,
+    aten.index_copy_.default: state.index_copy_,            # into a graph input or buffer
+    aten.index_put_.default: state.index_put_,              # -> ge.scatter_update
+    aten.copy_.default: state.copy_,                        # -> ge.assign
     aten.add_.Tensor: in_place(math.add),                   # on intermediates only
     aten.mul_.Tensor: in_place(math.binary(ge.MulOp)),
     aten.zeros.default: math.create,

@@ -125,16 +125,39 @@ def create(g, a) -> Value:
     """
     val = out_meta(g)
     if not is_static(val.shape):
-        if g.node.target is not torch.ops.aten.full.default:
-            raise Unsupported("tensor creation with a symbolic size")
-        # full(size, v) = v broadcast to a size known at run time
-        fill = g.scalar(a["fill_value"], element_type(val.dtype))
-        return g.emit(ge.ExpandOp(fill, static_shape(val.shape),
-                                  [g.size_value(d) for d in val.shape if not isinstance(d, int)]))
+        return filled(g, a.get("fill_value", FILL_VALUES.get(g.node.target)))
     args = [g.raw(x) for x in g.node.args]
     tensor = g.node.target(*args, **g.node.kwargs)
     splat = tensor.numel() > 1 and bool((tensor == tensor.reshape(-1)[0]).all())
     return Weight(tensor, g.node.name, splat=splat)
+
+
+aten = torch.ops.aten
+# The value a creation op fills with, for those that do not take one.
+FILL_VALUES = {aten.zeros.default: 0, aten.ones.default: 1, aten.new_zeros.default: 0,
+               aten.new_ones.default: 1, aten.empty.memory_format: 0,
+               aten.new_empty.default: 0}
+
+
+def filled(g, value: float | None) -> Value:
+    """full(size, v) with a symbolic size: v broadcast to sizes known at run time."""
+    val = out_meta(g)
+    if value is None:
+        raise Unsupported("tensor creation with a symbolic size and no fill value")
+    fill = g.scalar(value, element_type(val.dtype))
+    return g.emit(ge.ExpandOp(fill, static_shape(val.shape),
+                              [g.size_value(d) for d in val.shape if not isinstance(d, int)]))
+
+
+def new_filled(g, a) -> Value:
+    """x.new_ones(size) / new_zeros / new_full / new_empty: a tensor of `size`,
+    x's dtype unless one is given; only x's dtype is read."""
+    val = out_meta(g)
+    if is_static(val.shape):
+        value = a.get("fill_value", FILL_VALUES.get(g.node.target))
+        return Weight(torch.full(tuple(val.shape), value, dtype=val.dtype), g.node.name,
+                      splat=val.numel() > 1)
+    return filled(g, a.get("fill_value", FILL_VALUES.get(g.node.target)))
 
 
 def arange(g, a) -> Value:
@@ -366,7 +389,7 @@ def empty(g, a) -> Value:
     """empty / empty_permuted: any contents are valid, so zeros (a splat constant)."""
     val = out_meta(g)
     if not is_static(val.shape):
-        raise Unsupported("an empty tensor of a symbolic size")
+        return filled(g, 0)
     return Weight(torch.zeros(tuple(val.shape), dtype=val.dtype), g.node.name,
                   splat=val.numel() > 1)
 

@@ -121,6 +121,11 @@ def _bound(v: Any, default: int) -> int:
 
 def slice_(g, a) -> Value:
     x = g.value(a["self"])
+    if not isinstance(g.size(a["start"]) if a["start"] is not None else 0, int):
+        # x[s:] or x[s:e] with s symbolic (OPT: position_ids[:, past_seen_tokens:])
+        end = g.size(a["end"]) if a["end"] is not None else INT64_MAX
+        return g.emit(ge.DynamicSliceOp(x, a["dim"], g.size_value(g.size(a["start"])),
+                                        g.size_value(end), a["step"]))
     start, step, dim = _bound(g.size(a["start"]), 0), a["step"], a["dim"]
     end = g.size(a["end"])
     if end is not None and not isinstance(end, int):  # x[:T] with T symbolic
@@ -281,8 +286,12 @@ def repeat(g, a) -> Value:
 def narrow(g, a) -> Value:
     """narrow_copy(x, dim, start, length) = x[..., start:start + length, ...]."""
     x = g.value(a["self"])
-    start = a["start"] % ge.shape_of(x)[a["dim"]] if a["start"] < 0 else a["start"]
-    return g.emit(ge.SliceOp(x, a["dim"], start, start + a["length"]))
+    start, length = g.size(a["start"]), g.size(a["length"])
+    if not (isinstance(start, int) and isinstance(length, int)):
+        return g.emit(ge.DynamicSliceOp(x, a["dim"], g.size_value(start),
+                                        g.size_value(start + length)))
+    start = start % ge.shape_of(x)[a["dim"]] if start < 0 else start
+    return g.emit(ge.SliceOp(x, a["dim"], start, start + length))
 
 
 def unbind(g, a) -> Value:

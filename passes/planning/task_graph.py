@@ -46,7 +46,7 @@ class Task:
     stream: int
     reads: list[int]         # buffer indices (arguments and weights are not buffers)
     writes: list[int]
-    dyn_reads: list[int] = field(default_factory=list)   # dyn_buffer indices
+    dyn_reads: list[int] = field(default_factory=list)   # dyn_buffer and argument indices
     dyn_writes: list[int] = field(default_factory=list)
 
 
@@ -81,6 +81,10 @@ def read_function(fn: func.FuncOp) -> FunctionGraph:
     buffers: list[Buffer] = []
     tasks: list[Task] = []
     has_events = False
+    # Graph inputs are not planned, but a task may update one in place
+    # (ge.scatter_update): its uses order tasks by identity, as a dyn_buffer's do.
+    for arg in fn.body.block.args:
+        dyn_index[arg] = len(dyn_index)
     for op in fn.body.block.ops:
         if isinstance(op, ascend.BufferOp):
             index[op.output] = len(buffers)

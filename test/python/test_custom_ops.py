@@ -116,3 +116,27 @@ def test_example_script_runs_end_to_end(capsys):
     out = capsys.readouterr().out
     assert "aten.logcumsumexp.default x1" in out and "custom_op" in out
     assert "max |ours - eager|" in out
+
+
+class SinhTwice(nn.Module):
+    def forward(self, x):
+        return torch.sinh(x) * 2
+
+
+def test_a_kernel_registered_for_a_mapped_op_is_honoured():
+    """GE maps aten.sinh; a kernel the user registers for it replaces the mapping."""
+    calls = []
+
+    def sinh(x):
+        calls.append(1)
+        return torch.sinh(x)
+
+    npu_graph.custom_op("aten.sinh")(sinh)
+    try:
+        x = torch.randn(3, 4)
+        graph = npu_graph.NpuGraph(SinhTwice(), input_spec=(x,))
+        assert '"aten.sinh"' in graph.to_mlir() and "ge.sinh" not in graph.to_mlir()
+        torch.testing.assert_close(graph.optimize()(x), torch.sinh(x) * 2)
+        assert calls
+    finally:
+        unregister("aten.sinh")

@@ -37,3 +37,19 @@ func.func @arange_step(%t: tensor<i64>) -> tensor<?xi64> {
   %y = ge.arange %t {start = 0 : i64, step = 0 : i64} : tensor<i64> -> tensor<?xi64>
   func.return %y : tensor<?xi64>
 }
+
+// -----
+
+// CHECK: {{^}}ge.dynamic_slice: start must be a 0-d integer tensor, got tensor<f32>{{$}}
+func.func @dynamic_slice_float_start(%x: tensor<1x?xi64>, %s: tensor<f32>, %e: tensor<i64>) -> tensor<1x?xi64> {
+  %y = ge.dynamic_slice %x[%s, %e] {dim = 1 : i64, step = 1 : i64} : tensor<1x?xi64>, tensor<f32>, tensor<i64> -> tensor<1x?xi64>
+  func.return %y : tensor<1x?xi64>
+}
+
+// -----
+
+// CHECK: {{^}}ge.dynamic_slice: step must be >= 1, got 0{{$}}
+func.func @dynamic_slice_step(%x: tensor<8xf32>, %s: tensor<i64>, %e: tensor<i64>) -> tensor<?xf32> {
+  %y = ge.dynamic_slice %x[%s, %e] {dim = 0 : i64, step = 0 : i64} : tensor<8xf32>, tensor<i64>, tensor<i64> -> tensor<?xf32>
+  func.return %y : tensor<?xf32>
+}

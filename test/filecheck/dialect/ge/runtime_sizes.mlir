@@ -32,3 +32,15 @@ func.func @inferred_sizes(%h: tensor<?x32xf32>, %m: tensor<?x1xf32>) -> (tensor<
   %z = ge.expand %m : tensor<?x1xf32> -> tensor<?x5xf32>
   func.return %y, %z : tensor<?x4x8xf32>, tensor<?x5xf32>
 }
+
+// A run-time start too (OPT's `position_ids[:, past_seen_tokens:]`): both bounds
+// are 0-d integer operands, and the sliced dim becomes `?`.
+// CHECK-LABEL: func.func @dynamic_slice(
+// CHECK-NEXT:    %past = ge.dim %cache {dim = 2 : i64} : tensor<1x2x?x8xf32> -> tensor<i64>
+// CHECK-NEXT:    %p = ge.dynamic_slice %pos[%past, %end] {dim = 1 : i64, step = 1 : i64} : tensor<1x?xi64>, tensor<i64>, tensor<i64> -> tensor<1x?xi64>
+// CHECK-NEXT:    func.return %p : tensor<1x?xi64>
+func.func @dynamic_slice(%pos: tensor<1x?xi64>, %cache: tensor<1x2x?x8xf32>, %end: tensor<i64>) -> tensor<1x?xi64> {
+  %past = ge.dim %cache {dim = 2 : i64} : tensor<1x2x?x8xf32> -> tensor<i64>
+  %p = ge.dynamic_slice %pos[%past, %end] {dim = 1 : i64, step = 1 : i64} : tensor<1x?xi64>, tensor<i64>, tensor<i64> -> tensor<1x?xi64>
+  func.return %p : tensor<1x?xi64>
+}
