@@ -41,7 +41,7 @@ from xdsl.passes import PassPipeline
 
 from npu_graph.graph import GEGraph, OptimizedGraph
 from passes import get_all_passes
-from passes.pipelines import DEFAULT_MAX_STREAMS, build_pipeline
+from passes.pipelines import Flags, build_pipeline
 
 if TYPE_CHECKING:
     from lowering.torch_to_ge import UnsupportedOp
@@ -62,7 +62,7 @@ class BackendError(ValueError):
 
 
 @dataclass
-class CompilerConfig:
+class CompilerConfig(Flags):
     """What `get_npu_backend` compiles with, TorchAir's `CompilerConfig` flattened.
 
     `mode`: "max-autotune" (the whole GE pipeline, dynamic dims allowed) or
@@ -74,15 +74,6 @@ class CompilerConfig:
     """
 
     mode: str = "max-autotune"
-    precision_mode: str | None = None
-    enable_op_fusion: bool = True
-    enable_memory_reuse: bool = True
-    enable_task_parallel: bool = True
-    enable_hardware_mapping: bool = True
-    enable_constant_folding: bool = True
-    enable_dead_code_elimination: bool = True
-    memory_limit_mb: float | None = None
-    max_streams: int = DEFAULT_MAX_STREAMS
 
     def check(self) -> None:
         """A bad mode or flag is refused when the backend is made, not per graph."""
@@ -97,7 +88,7 @@ class CompilerConfig:
 
     def optimize_flags(self) -> dict:
         """The keywords of `GEGraph.optimize` (passes/pipelines.py builds the pipeline)."""
-        return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "mode"}
+        return {f.name: getattr(self, f.name) for f in fields(Flags)}
 
 
 @dataclass

@@ -328,6 +328,9 @@ def _top_region(op: Operation) -> Region | None:
 # ---- activation
 
 _SESSIONS: list[Session] = []
+# The plugin files loaded in this process (passes/driver/plugins.py adds each
+# as it loads it): a change made from one of their lines is blamed there.
+PLUGIN_FILES: set[str] = set()
 _WALK = PatternRewriteWalker.rewrite_region
 
 
@@ -602,9 +605,7 @@ class _Changes:
         self.modified: list[Operation] = []
         self.other = False  # replaced results or created blocks
         self.site: str | None = None  # the plugin line behind the first change
-        from passes.driver.plugins import loaded_files
-
-        self._plugin_files = {str(p) for p in loaded_files()}
+        self._plugin_files = set(PLUGIN_FILES)
         self._hooks = [
             (rewriter.operation_insertion_handler, self._noting(self.inserted.append)),
             (rewriter.operation_removal_handler, self._noting(self.removed.append)),

@@ -53,6 +53,7 @@ from ge_dialect import canonicalization
 from ge_dialect.patterns import RewriteRule
 from passes import ARTICLE_NAMES, PassFactory, add_plugin_table, builtin_passes, op_fusion
 from passes.base import GEPass
+from passes.driver import instrument
 
 
 class PluginError(ValueError):
@@ -199,6 +200,7 @@ def load_pass_plugin(path: str | Path) -> list[str]:
     found = _passes_in(module, path)
     if not found and len(_REGISTERED) > registered:  # it only adds to the tables
         _LOADED[resolved] = _Loaded(resolved, {})
+        instrument.PLUGIN_FILES.add(str(resolved))
         return []
     if not found:
         raise PluginError(
@@ -206,6 +208,7 @@ def load_pass_plugin(path: str | Path) -> list[str]:
             "or a module-level PATTERNS list of RewritePattern instances)")
     _check_names(found, path)
     _LOADED[resolved] = _Loaded(resolved, {name: (lambda c=cls: c) for name, cls in found})
+    instrument.PLUGIN_FILES.add(str(resolved))
     return [name for name, _ in found]
 
 
