@@ -127,7 +127,8 @@ class Finding:
 class FuzzResult:
     findings: list[Finding]
     graphs: int                                   # graphs drawn and checked
-    targets: list[Target]                         # what the graphs were aimed at
+    targets: list[Target]                         # the patterns under test
+    aimed: bool = True                            # the graphs were aimed at them
     coverage: Counter = field(default_factory=Counter)  # target -> graphs it fired on
     rewrites: Counter = field(default_factory=Counter)  # target -> rewrites in all
     fired: int = 0                                # graphs on which any target fired
@@ -161,10 +162,11 @@ def aimed(generator, menu, found: list[Target]) -> list[tuple[str, ...]]:
 def fuzz(generator, pipeline: str, examples: int = 50, seed: int = 0, max_nodes: int = 8,
          ops: list[str] | None = None, tol: float | None = None,
          aim: list[str] | None = None) -> FuzzResult:
-    """Draw `examples` random graphs from `generator` (test/fuzz/graphs.py), aimed
-    at the passes under test (`aim`, default as npu_graph/fuzz_aim.py chooses; an
-    empty list: the whole menu evenly), over its menu or the entries named in
-    `ops`; check `pipeline` on each; return the failures and what fired.
+    """Draw `examples` random graphs from `generator` (test/fuzz/graphs.py) over
+    its menu (or the entries named in `ops`), aimed at the patterns of the
+    passes under test (`aim` names them; None: as npu_graph/fuzz_aim.py
+    chooses; an empty list: not aimed, though their coverage is still
+    counted); check `pipeline` on each; return the failures and what fired.
 
     Graphs are drawn by hypothesis, seeded, with no example database, so the
     same seed draws the same graphs. Failures are collected, not raised, so
@@ -179,14 +181,14 @@ def fuzz(generator, pipeline: str, examples: int = 50, seed: int = 0, max_nodes:
             raise ValueError(f"unknown op(s) {', '.join(unknown)}; the generator's menu: "
                              f"{', '.join(e.name for e in menu)}")
         menu = tuple(e for e in menu if e.name in ops)
-    found = targets(pipeline, aim) if aim != [] else []
-    aim_steps = aimed(generator, menu, found)
-    result = FuzzResult([], 0, found)
+    found = targets(pipeline, aim or None)
+    aim_steps = aimed(generator, menu, found) if aim != [] else []
+    result = FuzzResult([], 0, found, aimed=bool(aim_steps))
     credited = {(t.pass_name, t.name): t for t in found}
     seen: set[str] = set()
 
-    # at least the longest chain the targets need, so a graph can hold it
-    min_nodes = max((len(c) for t in found for c in t.chains), default=1)
+    # at least the longest chain aimed at, so a graph can hold it
+    min_nodes = max(map(len, aim_steps), default=1)
 
     @hypothesis_seed(seed)
     @settings(max_examples=examples, database=None, deadline=None, derandomize=False,

@@ -101,7 +101,7 @@ def fuzz(args) -> int:
     ops = args.ops.split(",") if args.ops else None
     result = fuzz(fuzz_graphs(), args.passes, args.examples, args.seed, args.max_nodes,
                   ops, args.tol, aim_of(args))
-    print(aim_line(result.targets))
+    print(aim_line(result))
     print(f"ge-fuzz: {result.graphs} graphs through '{args.passes}', "
           f"{len(result.findings)} wrong")
     print(coverage_report(result), end="")
@@ -135,21 +135,21 @@ def aim_of(args) -> list[str] | None:
     return [] if args.aim == "none" else [a for a in args.aim.split(",") if a]
 
 
-def aim_line(found) -> str:
-    if not found:
+def aim_line(result) -> str:
+    found = result.targets
+    if not result.aimed:
         return "ge-fuzz: not aimed: graphs drawn from the whole menu"
     ops = sorted({op.removeprefix("ge.") for t in found for op in t.ops})
     passes = ", ".join(dict.fromkeys(t.pass_name for t in found))
     shown = ", ".join(ops[:12]) + (f" and {len(ops) - 12} more" if len(ops) > 12 else "")
-    return (f"ge-fuzz: aimed at {len(found)} pattern(s) of {passes}: "
-            f"mostly {shown or 'the whole menu (no op read from them)'}")
+    return f"ge-fuzz: aimed at {len(found)} pattern(s) of {passes}: mostly {shown}"
 
 
 def coverage_report(result) -> str:
     """How many graphs made each aimed pattern fire; the ones that never did."""
     if not result.targets:
         return ""
-    lines = [f"ge-fuzz: coverage: the aimed patterns fired on {result.fired} of "
+    lines = [f"ge-fuzz: coverage: the patterns under test fired on {result.fired} of "
              f"{result.graphs} graphs"]
     for t, graphs in result.coverage.most_common():
         lines.append(f"  {graphs:5d} graphs {result.rewrites[t]:6d} rewrites  "
