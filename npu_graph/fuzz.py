@@ -1,13 +1,16 @@
-"""Differential checks of a pipeline on one graph, for ge-fuzz and ge-reduce.
+"""Differential checks of a pipeline on graphs, for ge-fuzz and ge-reduce.
 
     problem = check_module(module, "ge-O3,my-rules")   # None: the pipeline is right
+    result = fuzz(generator, "ge-O2,my-rules")          # random graphs aimed at my-rules
 
 The oracle is the GE reference evaluator on the graph before any pass; the
 checked result is the graph after the pipeline, lowered and planned
 (`passes.pipelines.through_device`), run on the runtime. A wrong answer, or
 an internal error of a pass (an exception, IR that does not verify, a guard
 rail), is a problem; a pass refusing its input with a diagnostic (a graph it
-does not support) is not.
+does not support) is not. `check` also counts the rewrites each pattern made,
+which is how `fuzz` measures the coverage of the patterns it aims at
+(npu_graph/fuzz_aim.py reads what they match).
 """
 
 from __future__ import annotations

@@ -1,16 +1,20 @@
 """ge-fuzz: random graphs through your pipeline, checked against the reference evaluator.
 
-    ge-fuzz -p 'ge-O3,my-rules' --load-pass-plugin my_rules.py --examples 100
-    ge-fuzz -p my-rules --load-pass-plugin my_rules.py --reduce --out finds/
+    ge-fuzz -p 'ge-O2,my-rules' --load-pass-plugin my_rules.py --examples 100
+    ge-fuzz -p my-rules --load-pass-plugin my_rules.py --no-reduce --out finds/
     ge-fuzz -p my-rules --load-pass-plugin my_rules.py --interesting graph.mlir
 
-Graphs are drawn by the project's generator (test/fuzz/graphs.py) over every
-op of its menu (or --ops), each run through the pipeline, lowered and planned,
-on the runtime, and compared with the GE reference evaluator on the graph as
-drawn (npu_graph/fuzz.py). Each failing graph is written to --out as
-`find-N.mlir`, with the problem and the command that re-checks it in its
-header; --reduce shrinks it first (npu_graph/reduce.py, as ge-reduce does) to
-`find-N.reduced.mlir`.
+Graphs are drawn by the project's generator (test/fuzz/graphs.py) over its
+menu (or --ops), aimed at the passes under test (npu_graph/fuzz_aim.py: the
+plugins' passes and table rules, else every pass of -p, or --aim's): most
+draws are the ops and op chains their patterns match, and the coverage, how
+many graphs made each pattern fire, is printed. Each graph runs through the
+pipeline, lowered and planned, on the runtime, and is compared with the GE
+reference evaluator on the graph as drawn (npu_graph/fuzz.py). Each failing
+graph is written to --out as `find-N.mlir`, with the problem and the command
+that re-checks it in its header; the first three are shrunk
+(npu_graph/reduce.py, as ge-reduce does) to `find-N.reduced.mlir`, whose
+header also names the rewrite that breaks it (npu_graph/bisect.py).
 
 --interesting FILE checks one .mlir file instead: exit 0 if the pipeline is
 still wrong on it, 1 if not, which is what ge-reduce's --test wants.
