@@ -219,6 +219,10 @@ def main(argv=None) -> int:
         for path in args.load_pass_plugin:
             load_pass_plugin(path)
         through_device(args.passes)  # a bad pipeline is a user error before anything runs
+        if aim_of(args):
+            from npu_graph.fuzz_aim import targets
+
+            targets(args.passes, aim_of(args))  # so is an --aim naming no pass of it
         if args.examples < 1:
             raise ValueError(f"--examples must be at least 1, got {args.examples}")
     except (ValueError, OSError, ParseError) as e:

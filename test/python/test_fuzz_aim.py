@@ -140,3 +140,17 @@ def test_bad_arguments_are_clear_errors(capsys):
     assert "--examples must be at least 1, got 0" in capsys.readouterr().err
     assert ge_fuzz.main(["--load-pass-plugin", "no/such/plugin.py"]) == 1
     assert "plugin file not found: no/such/plugin.py" in capsys.readouterr().err
+
+
+def test_coverage_counts_table_rules_and_fusion_groups(capsys, tmp_path):
+    """A plugin that only adds to the tables: its canonicalization and fusion rule
+    are what ge-O3 is aimed at, and each one's firing is counted."""
+    status = ge_fuzz.main(["-p", "ge-O3", "--load-pass-plugin", str(PLUGINS / "table_rules.py"),
+                           "--examples", "20", "--no-reduce", "--out", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert status == ge_fuzz.OK, out
+    assert "aimed at 2 pattern(s) of canonicalize, op-fusion: mostly neg, tanh" in out
+    counts = {name: int(graphs) for graphs, name in re.findall(
+        r"^ +(\d+) graphs +\d+ rewrites  (.*)$", out, re.M)}
+    assert counts.get("canonicalize: neg(neg(x)) -> x", 0) >= 5, out
+    assert counts.get("op-fusion: tanh_neg", 0) >= 1, out
