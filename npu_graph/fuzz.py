@@ -188,7 +188,7 @@ def fuzz(generator, pipeline: str, examples: int = 50, seed: int = 0, max_nodes:
     aim_steps = aimed(generator, menu, found) if aim != [] else []
     result = FuzzResult([], 0, found, aimed=bool(aim_steps))
     credited = {(t.pass_name, t.name): t for t in found}
-    seen: set[str] = set()
+    seen: set[int] = set()  # one hash per graph drawn: as bounded as `examples`
 
     # at least the longest chain aimed at, so a graph can hold it
     min_nodes = max(map(len, aim_steps), default=1)
@@ -200,9 +200,9 @@ def fuzz(generator, pipeline: str, examples: int = 50, seed: int = 0, max_nodes:
                             min_nodes=min_nodes))
     def one(graph) -> None:
         module = generator.to_module(graph)
-        text = str(module)
-        assume(text not in seen)  # hypothesis repeats itself; a repeat counts for nothing
-        seen.add(text)
+        key = hash(str(module))
+        assume(key not in seen)  # hypothesis repeats itself; a repeat counts for nothing
+        seen.add(key)
         checked = check(module, pipeline, seed, tol)
         hit = {credited[k]: n for k, n in checked.fired.items() if k in credited}
         result.coverage.update(hit.keys())

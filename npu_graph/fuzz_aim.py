@@ -64,14 +64,15 @@ def targets(pipeline: str, aim: Sequence[str] | None = None) -> list[Target]:
         if unknown:
             raise ValueError(f"--aim names {', '.join(unknown)}, which '{pipeline}' does not "
                              f"run (its passes: {', '.join(dict.fromkeys(names))})")
-        return [t for p in passes if p.name in aim for t in pass_targets(p)]
+        return list(dict.fromkeys(t for p in passes if p.name in aim for t in pass_targets(p)))
     found = [t for p in passes if plugin_of(p.name) is not None for t in pass_targets(p)]
     if "canonicalize" in names:
         found += [rule_target("canonicalize", r) for r in canonicalization.EXTRA_RULES]
     if "op-fusion" in names:
         found += [rule_target("op-fusion", r)
                   for r in (*op_fusion.FIRST_RULES, *op_fusion.EXTRA_RULES)]
-    return found or [t for p in passes for t in pass_targets(p)]
+    found = found or [t for p in passes for t in pass_targets(p)]
+    return list(dict.fromkeys(found))  # a pass run twice is one pass under test
 
 
 def _flat(passes: Sequence[ModulePass]) -> Iterator[ModulePass]:
