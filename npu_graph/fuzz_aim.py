@@ -155,7 +155,8 @@ def _root_ops(cls: type) -> tuple[str, ...]:
     try:
         kind = inspect.getclosurevars(method).nonlocals.get("expected_type")
         if kind is None:
-            kind = list(inspect.signature(method, eval_str=True).parameters.values())[-2].annotation
+            params = list(inspect.signature(method, eval_str=True).parameters.values())
+            kind = params[-2].annotation
     except (TypeError, ValueError, NameError, IndexError):
         return ()
     kinds = get_args(kind) if get_origin(kind) in (Union, UnionType) else (kind,)
