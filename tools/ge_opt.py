@@ -298,9 +298,10 @@ class GeOptMain(xDSLOptMain):
         arg_parser.add_argument("--all", action="store_true", help="with --list-passes: all")
         arg_parser.add_argument(
             "--crash-dir", metavar="DIR", default=None,
-            help="where internal errors write their reproducer (default: the user's cache "
-                 f"dir, ~/.cache/ge-opt/crashes; at most {MAX_CRASH_FILES} files, named by "
-                 "content, so a repeated crash overwrites its file)")
+            help="where internal errors write their reproducer (default: $GE_OPT_CRASH_DIR, "
+                 "else the user's cache dir, ~/.cache/ge-opt/crashes; at most "
+                 f"{MAX_CRASH_FILES} files, named by content, so a repeated crash "
+                 "overwrites its file)")
         arg_parser.add_argument(
             "--elide-elementsattrs-if-larger", type=int, metavar="N", default=None,
             help="print dense constants with more than N elements as "
@@ -334,10 +335,14 @@ MAX_CRASH_FILES = 32
 
 
 def crash_dir(override: str | None) -> Path:
-    """Where crash reproducers go: --crash-dir, else $XDG_CACHE_HOME/ge-opt/crashes
-    (~/.cache/ge-opt/crashes), else the temp dir when there is no home."""
+    """Where crash reproducers go: --crash-dir, else $GE_OPT_CRASH_DIR (the test
+    suites set it, so their planted crashes stay out of the user's cache), else
+    $XDG_CACHE_HOME/ge-opt/crashes (~/.cache/ge-opt/crashes), else the temp dir
+    when there is no home."""
     if override:
         return Path(override)
+    if os.environ.get("GE_OPT_CRASH_DIR"):
+        return Path(os.environ["GE_OPT_CRASH_DIR"])
     cache = os.environ.get("XDG_CACHE_HOME")
     if not cache:
         try:

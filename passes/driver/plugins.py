@@ -247,8 +247,9 @@ def pattern_pass(name: str, patterns: tuple[RewritePattern, ...],
         PatternRewriteWalker(GreedyRewritePatternApplier(list(patterns))).rewrite_module(op)
 
     summary = doc or f"Apply {', '.join(type(p).__name__ for p in patterns)} (plugin)."
+    # `patterns` stays readable on the class: ge-fuzz aims its graphs at what they match.
     cls = type(f"PatternPass_{name}", (GEPass,),
-               {"name": name, "apply": apply, "__doc__": summary})
+               {"name": name, "apply": apply, "patterns": patterns, "__doc__": summary})
     return dataclass(frozen=True)(cls)
 
 

@@ -58,19 +58,25 @@ MOTIFS: tuple[tuple[str, ...], ...] = (
 
 @st.composite
 def graphs(draw: Draw, menu: Sequence[OpEntry] = MENU, max_nodes: int = 8,
-           dynamic: bool | None = None) -> Graph:
-    """A random valid graph: 1-2 inputs, 1..max_nodes ops, the last value plus 0-2 more
-    (maybe inputs, maybe repeated) as outputs. Operands are drawn from every earlier
-    value, most recent first, which gives chains, branches, joins and reuse."""
+           dynamic: bool | None = None, aim: Sequence[tuple[str, ...]] = (),
+           min_nodes: int = 1) -> Graph:
+    """A random valid graph: 1-2 inputs, min_nodes..max_nodes ops, the last value plus
+    0-2 more (maybe inputs, maybe repeated) as outputs. Operands are drawn from every
+    earlier value, most recent first, which gives chains, branches, joins and reuse.
+
+    `aim`: extra steps (ops or chains of the menu), listed as often as they should
+    be drawn, and placed first, where hypothesis draws most often (ge-fuzz aims
+    at a pass's patterns with them)."""
     if dynamic is None:
         dynamic = draw(st.integers(0, 4)) == 0
     batch = 2 if dynamic else draw(st.integers(1, 2))
     inputs = [draw(input_value(batch, dynamic)) for _ in range(draw(st.integers(1, 2)))]
     entries = {e.name: e for e in menu}
-    steps = [(e.name,) for e in menu for _ in range(e.weight)]
+    steps = [s for s in aim if all(name in entries for name in s)]
+    steps += [(e.name,) for e in menu for _ in range(e.weight)]
     steps += [m for m in MOTIFS if all(name in entries for name in m)] * CORE_WEIGHT
     values, nodes = list(inputs), []
-    budget = draw(st.integers(1, max_nodes))
+    budget = draw(st.integers(min(min_nodes, max_nodes), max_nodes))
     while len(nodes) < budget:
         usable = [s for s in steps if entries[s[0]].accepts is None
                   or any(map(entries[s[0]].accepts, values))]

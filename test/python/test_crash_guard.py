@@ -4,7 +4,9 @@ The misbehaving passes come from test/ge_opt_with_test_passes.py, a driver
 that extends ge-opt the way a plugin would.
 """
 
+import os
 import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -24,10 +26,14 @@ REPO = Path(__file__).parents[2]
 HEADER = re.compile(r"^// ge-opt reproducer: -p '(?P<pipeline>[^']*)'\n")
 
 
-def run(*args, tmp_path: Path, stdin: str = "", tool: str = "test.ge_opt_with_test_passes"):
+def run(*args, tmp_path: Path, stdin: str = "", tool: str = "test.ge_opt_with_test_passes",
+        env: dict[str, str] | None = None):
+    """The tool with the user's cache dir in tmp_path (and no GE_OPT_CRASH_DIR
+    unless `env` sets it), so the default place of crash files is what is tested."""
     return subprocess.run([sys.executable, "-m", tool, *args], input=stdin, cwd=REPO,
-                          capture_output=True, text=True, env={"XDG_CACHE_HOME": str(tmp_path),
-                                                               "PATH": "/usr/bin:/bin"})
+                          capture_output=True, text=True,
+                          env={"XDG_CACHE_HOME": str(tmp_path), "PATH": "/usr/bin:/bin",
+                               **(env or {})})
 
 
 def reproducers(tmp_path: Path) -> list[Path]:
@@ -99,6 +105,29 @@ def test_crash_dir_is_capped(good_file, tmp_path):
     files = sorted(folder.glob("ge-opt-crash-*.mlir"))
     assert len(files) == MAX_CRASH_FILES
     assert any(f.read_text().startswith("// ge-opt reproducer:") for f in files)
+
+
+def test_ge_opt_crash_dir_names_the_folder_and_reproducing_writes_none(good_file, tmp_path):
+    """$GE_OPT_CRASH_DIR (what the test suites set) wins over the user's cache dir."""
+    folder = tmp_path / "env-crashes"
+    env = {"GE_OPT_CRASH_DIR": str(folder)}
+    r = run(str(good_file), "-p", "test-crash-on-relu", tmp_path=tmp_path, env=env)
+    assert r.returncode == 2, r.stderr
+    assert not reproducers(tmp_path)  # nothing under the cache dir
+    (path,) = folder.glob("ge-opt-crash-*.mlir")
+    command = r.stderr.split("(reproduce: ")[1].rstrip(")\n")
+    assert command == f"ge-opt {path} -p 'test-crash-on-relu'"
+    again = run(*shlex.split(command)[1:], tmp_path=tmp_path, env=env)
+    assert again.returncode == 2 and f"please report it with {path} " in again.stderr
+    assert list(folder.iterdir()) == [path] and not reproducers(tmp_path)
+
+
+def test_the_test_suite_keeps_crash_files_out_of_the_users_cache():
+    folder = Path(os.environ["GE_OPT_CRASH_DIR"])  # set by conftest.py
+    assert not folder.is_relative_to(Path.home() / ".cache")
+    from tools.ge_opt import crash_dir
+
+    assert crash_dir(None) == folder
 
 
 def test_value_error_in_a_pass_is_a_bug_not_a_user_error(good_file, tmp_path):
