@@ -265,3 +265,83 @@ def test_gears_on_a_static_dim_are_refused_at_load(cnn):
         Executable(module, options=Options(gears=Gears.of({0: {1: [3, 6]}})))
     with pytest.raises(GearError, match=r"input 2, but the graph takes 1 input"):
         Executable(module, options=Options(gears=Gears.of({2: {0: [3, 6]}})))
+
+
+class AddRelu(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(8, 4)
+
+    def forward(self, x, y):
+        return torch.relu(self.fc(x)) + y
+
+
+def marked_inputs(batch: int, gears: list[int]):
+    from npu_graph.inference import set_dim_gears
+
+    x, y = torch.randn(batch, 8), torch.randn(batch, 4)
+    set_dim_gears(x, {0: gears})
+    set_dim_gears(y, {0: gears})
+    return x, y
+
+
+def test_set_dim_gears_through_npu_graph():
+    """TorchAir's spelling: marked inputs make their dims dynamic and list the gears;
+    `plan_cache_size` is an optimize() flag."""
+    from npu_graph import NpuGraph
+
+    torch.manual_seed(0)
+    model = AddRelu().eval()
+    graph = NpuGraph(model, input_spec=marked_inputs(4, [2, 4, 8])).optimize(plan_cache_size=2)
+    for b in (1, 3, 8, 5, 2):
+        x, y = torch.randn(b, 8), torch.randn(b, 4)
+        torch.testing.assert_close(graph(x, y), model(x, y), rtol=1e-4, atol=1e-4)
+    assert list(graph.executable.plans) == [((8, 8), (8, 4)), ((2, 8), (2, 4))]
+    assert graph.stats["plan_cache"]["size"] == 2
+    with pytest.raises(GearError, match="fit no gear: input 0 dim 0 = 9"):
+        graph(torch.randn(9, 8), torch.randn(9, 4))
+
+
+def test_set_dim_gears_and_merge_policy_through_torch_compile():
+    import npu_graph
+    from npu_graph.backend import GEBackend
+
+    torch.manual_seed(0)
+    model = AddRelu().eval()
+    backend = GEBackend(npu_graph.CompilerConfig(dynamic_gears_merge_policy="product",
+                                                 plan_cache_size=3))
+    made = []
+    optimize_graph = backend._optimize
+    backend._optimize = lambda *args: made.append(optimize_graph(*args)) or made[-1]
+    compiled_model = torch.compile(model, backend=backend, dynamic=True)
+    x, y = marked_inputs(4, [2, 4, 8])
+    for inputs in [(x, y)] + [(torch.randn(b, 8), torch.randn(b, 4)) for b in (3, 8, 5, 2)]:
+        torch.testing.assert_close(compiled_model(*inputs), model(*inputs), rtol=1e-4, atol=1e-4)
+    (graph,) = made
+    assert graph.options.plan_cache_size == 3
+    assert graph.options.gears == Gears.of({0: {0: [2, 4, 8]}, 1: {0: [2, 4, 8]}}, "product")
+    assert sorted(graph.executable.plans) == [((b, 8), (b, 4)) for b in (2, 4, 8)]
+
+
+@pytest.mark.parametrize("keywords, message", [
+    ({"plan_cache_size": 0}, "plan_cache_size must be an integer >= 1"),
+    ({"dynamic_gears_merge_policy": "cartesian"}, "allowed: zip, product"),
+])
+def test_bad_runtime_flags_are_refused_by_compiler_config(keywords, message):
+    import npu_graph
+    from npu_graph.backend import BackendError, GEBackend
+
+    with pytest.raises(ValueError, match=message):
+        npu_graph.CompilerConfig(**keywords)
+    config = npu_graph.CompilerConfig()
+    for k, v in keywords.items():
+        setattr(config, k, v)
+    with pytest.raises(BackendError, match=message):
+        GEBackend(config)
+
+
+def test_merge_policies_agree_between_flags_and_runtime():
+    from passes.pipelines import GEARS_MERGE_POLICIES
+    from runtime.gears import MERGE_POLICIES
+
+    assert GEARS_MERGE_POLICIES == MERGE_POLICIES
