@@ -53,6 +53,7 @@ class GearPlan:
     offsets: dict[int, int] = field(init=False, default_factory=dict)
     arena: torch.Tensor = field(init=False)
     views: OrderedDict[Shapes, Views] = field(init=False, default_factory=OrderedDict)
+    typed: dict[torch.dtype, torch.Tensor] = field(init=False, default_factory=dict)
 
     def __post_init__(self):
         at = 0
@@ -60,6 +61,13 @@ class GearPlan:
             self.offsets[s] = at
             at = ascend.align(at + size)
         self.arena = torch.empty(at, dtype=torch.uint8)
+
+    def _typed(self, dtype: torch.dtype) -> torch.Tensor:
+        """The arena as elements of `dtype` (offsets are aligned to every size)."""
+        typed = self.typed.get(dtype)
+        if typed is None:
+            typed = self.typed[dtype] = self.arena.view(dtype)
+        return typed
 
     @property
     def nbytes(self) -> int:
@@ -81,7 +89,8 @@ class GearPlan:
         views = []
         for s, at in self.offsets.items():
             result = values[s]
-            view = self.arena[at:at + nbytes(result)].view(result.dtype).view(result.shape)
+            start = at // result.element_size()
+            view = self._typed(result.dtype)[start:start + result.numel()].view(result.shape)
             view.copy_(result)
             values[s] = view
             views.append((s, view))
