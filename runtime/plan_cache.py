@@ -144,4 +144,4 @@ class PlanCache:
     @property
     def nbytes(self) -> int:
         """The bytes held by the cached plans' arenas."""
-        return sum(p.nbytes for p in self._plans.values())
+        return sum(p.nbytes for p in list(self._plans.values()))  # other threads may put
