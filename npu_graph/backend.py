@@ -40,6 +40,7 @@ from torch.fx.passes.operator_support import OperatorSupportBase
 from xdsl.passes import PassPipeline
 
 from npu_graph.graph import GEGraph, OptimizedGraph
+from npu_graph.inference import marked
 from passes import get_all_passes
 from passes.pipelines import Flags, build_pipeline
 
@@ -164,7 +165,8 @@ class GEBackend:
             report.reason = str(e)
             return eager
         try:
-            compiled = self._optimize(import_exported(ep, what="the Dynamo graph"))
+            compiled = self._optimize(import_exported(ep, what="the Dynamo graph"),
+                                      marked([example_inputs[i] for i in user]))
             call = compiled.executable.run
             report.status, report.pieces = "compiled", 1
         except UnsupportedOpError as e:
@@ -184,9 +186,11 @@ class GEBackend:
             return tuple(out) if isinstance(out, (list, tuple)) else (out,)
         return run
 
-    def _optimize(self, module) -> OptimizedGraph:
+    def _optimize(self, module, dim_gears: dict | None = None) -> OptimizedGraph:
+        graph = GEGraph(module)
+        graph.dim_gears = dim_gears or {}  # npu_graph.inference.set_dim_gears's marks
         try:
-            return GEGraph(module).optimize(**self.config.optimize_flags())
+            return graph.optimize(**self.config.optimize_flags())
         except ValueError as e:  # a bad flag, or CompileError: a pass refused the graph
             raise BackendError(f"the GE pipeline refused the graph: {e}") from None
 

@@ -20,6 +20,7 @@ import threading
 from collections.abc import Sequence
 
 import torch
+from torch.export import Dim
 from torch.utils import _pytree as pytree
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
@@ -30,9 +31,11 @@ from ge_dialect import OUTPUT_TREE, STATE_BUFFERS, STORAGE_LAYOUTS, ascend, find
 from ge_dialect.printing import format_ir
 from lowering import hf_cache, output_tree
 from npu_graph import compiler
+from npu_graph.inference import marked
 from passes.driver.runner import run_pipeline
 from passes.pipelines import build_pipeline
-from runtime.executor import DEFAULT_MAX_INFLIGHT, Executable
+from runtime.executor import DEFAULT_MAX_INFLIGHT, Executable, Options
+from runtime.gears import NO_GEARS, Gears
 
 # GE's operator type names where they are not the CamelCase of our op name.
 GE_TYPE_NAMES = {
@@ -105,7 +108,7 @@ def example_inputs(input_spec) -> tuple:
     for i, spec in enumerate(input_spec):
         if isinstance(spec, torch.Tensor) or spec is None:  # None: an optional input left out
             inputs.append(spec)
-        elif isinstance(spec, Sequence) and all(isinstance(d, int) for d in spec):
+        elif _is_shape(spec):
             inputs.append(torch.randn(*spec))
         elif _is_tensor_tree(spec):
             inputs.append(spec)
@@ -114,6 +117,10 @@ def example_inputs(input_spec) -> tuple:
                             "or a pytree of tensors such as an HF DynamicCache, got "
                             f"{type(spec).__name__}")
     return tuple(inputs)
+
+
+def _is_shape(spec) -> bool:
+    return isinstance(spec, Sequence) and all(isinstance(d, int) for d in spec)
 
 
 def _is_tensor_tree(spec) -> bool:
@@ -151,6 +158,7 @@ class GEGraph(_Printable):
     def __init__(self, module: ModuleOp, name: str = "graph"):
         self.module = module
         self.name = name
+        self.dim_gears: dict[int, dict[int, list[int]]] = {}  # input -> set_dim_gears'
 
     def optimize(self, passes: list[str] | None = None, **flags) -> OptimizedGraph:
         """Optimize, lower and plan: the article's `passes=[...]` and `enable_*`
@@ -164,7 +172,27 @@ class GEGraph(_Printable):
             raise CompileError(str(e)) from None
         optimized = OptimizedGraph(module, pipeline, self.name)
         optimized.state = list(getattr(self, "state", ()))
+        optimized.options = _runtime_options(flags, self.dim_gears)
         return optimized
+
+
+def _runtime_options(flags: dict, dim_gears: dict) -> Options:
+    """The runtime's share of the optimize flags (checked by the pipeline
+    builder): the plan cache's size and the gears, merged as the flags say."""
+    policy = flags.get("dynamic_gears_merge_policy", "zip")
+    gears = Gears.of(dim_gears, policy) if dim_gears else NO_GEARS
+    size = flags.get("plan_cache_size")
+    return Options(gears=gears) if size is None else Options(plan_cache_size=size, gears=gears)
+
+
+def _gear_dims(input_spec, dim_gears: dict) -> tuple | None:
+    """torch.export `dynamic_shapes` marking the dims `set_dim_gears` marked, for
+    inputs that are tensors; None if some input is a pytree (mark it yourself)."""
+    specs = (input_spec,) if isinstance(input_spec, torch.Tensor) else tuple(input_spec)
+    if not all(isinstance(x, torch.Tensor) for x in specs):
+        return None
+    return tuple({d: Dim.DYNAMIC for d in dim_gears[i]} if i in dim_gears else None
+                 for i in range(len(specs)))
 
 
 class GraphParser:
@@ -190,8 +218,15 @@ class NpuGraph(GEGraph):
     """`NpuGraph(model, input_spec=(x,))`: parse at construction, then `.optimize()`."""
 
     def __init__(self, model: torch.nn.Module, input_spec, dynamic_shapes=None):
+        specs = (input_spec,) if isinstance(input_spec, torch.Tensor) else input_spec
+        # the graph's inputs in order: each tensor of each input's pytree, a shape one
+        gears = marked([x for spec in specs for x in (
+            [spec] if _is_shape(spec) else pytree.tree_leaves(spec)) if x is not None])
+        if gears and dynamic_shapes is None and getattr(model, "dynamic_shapes", None) is None:
+            dynamic_shapes = _gear_dims(input_spec, gears)
         parsed = GraphParser().parse_pytorch_model(model, input_spec, dynamic_shapes)
         super().__init__(parsed.module, parsed.name)
+        self.dim_gears = gears
         # Buffers the graph updates in place (a static KV cache): the module's
         # own tensors, passed on every call, so eager and the graph share them.
         names = find_func(self.module).attributes.get(STATE_BUFFERS)
@@ -225,6 +260,7 @@ class OptimizedGraph(_Printable):
         self.name = name
         self.max_inflight = max_inflight
         self.state: list[torch.Tensor] = []  # buffers updated in place, passed last
+        self.options = Options()  # the runtime's: plan cache size, gears (GEGraph.optimize)
         self._executable: Executable | None = None
         self._load_lock = threading.Lock()
 
@@ -233,7 +269,8 @@ class OptimizedGraph(_Printable):
         """The loaded graph; calls from several threads share it (see runtime/executor.py)."""
         with self._load_lock:
             if self._executable is None:
-                self._executable = Executable(self.module, max_inflight=self.max_inflight)
+                self._executable = Executable(self.module, max_inflight=self.max_inflight,
+                                              options=self.options)
             return self._executable
 
     @property

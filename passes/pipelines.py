@@ -79,6 +79,9 @@ LEVELS: dict[str, tuple[str, ...]] = {
 NC1HWC0_PIPELINE = ("ge-O3{disable=op-fusion,hardware-mapping},layout-transform,cse,op-fusion,dce,"
                     "hardware-mapping")
 
+# runtime/gears.py's MERGE_POLICIES (passes do not import the runtime; a test keeps them equal)
+GEARS_MERGE_POLICIES = ("zip", "product")
+
 # GE session options (ge_api_types.h spells them so) and ours, as session_pipeline reads them.
 SESSION_OPTIONS = ("ge.streamMaxParallelNum", "ge.enableSingleStream",
                    "ge.exec.disableReuseMemory", "ge.exec.precision_mode",
@@ -240,6 +243,20 @@ class Flags:
     memory_limit_mb: float | None = None
     precision_mode: str | None = None
     max_streams: int = DEFAULT_MAX_STREAMS
+    # The runtime's, for a graph with dynamic dims (no pass reads them): the plans it
+    # keeps per replica (None: runtime/plan_cache.py's default) and how the gears of
+    # several dims combine (TorchAir's inference_config.dynamic_gears_merge_policy).
+    plan_cache_size: int | None = None
+    dynamic_gears_merge_policy: str = "zip"
+
+    def __post_init__(self):
+        size = self.plan_cache_size
+        if size is not None and (not isinstance(size, int) or isinstance(size, bool) or size < 1):
+            raise ValueError(f"plan_cache_size must be an integer >= 1 (the plans a dynamic "
+                             f"graph keeps), got {size!r}")
+        if self.dynamic_gears_merge_policy not in GEARS_MERGE_POLICIES:
+            raise ValueError(f"dynamic_gears_merge_policy is {self.dynamic_gears_merge_policy!r}"
+                             f"; allowed: {', '.join(GEARS_MERGE_POLICIES)}")
 
     @classmethod
     def parse(cls, keywords: dict) -> Flags:

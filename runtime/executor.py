@@ -22,7 +22,9 @@ oneDNN primitives, per-shape plans), from a pool that grows on demand up to
 executable itself is replica 0. Weights are decoded once and shared
 read-only by every replica (prepacked copies that oneDNN primitives make are
 per replica). Memory grows with the replicas actually used, at most
-`max_inflight` arenas.
+`max_inflight` arenas; a graph with dynamic dims adds at most
+`plan_cache_size` gear plans per replica (runtime/plan_cache.py), each with
+an arena of its own.
 
 Pipeline stages send and receive through the executable's `transport`: a
 torch.distributed one between ranks (npu_graph/pipeline_parallel.py), or a
@@ -33,6 +35,7 @@ from __future__ import annotations
 
 import json
 import threading
+import weakref
 
 import torch
 from xdsl.dialects.builtin import ModuleOp
@@ -69,6 +72,7 @@ class Executable(Replica):
         self.max_inflight = max_inflight
         self._idle: list[Replica] = [self]
         self._replicas = 1
+        self._made: weakref.WeakSet[Replica] = weakref.WeakSet([self])  # for the stats
         self._pool_lock = threading.Condition()
 
     @property
@@ -122,7 +126,7 @@ class Executable(Replica):
     def _release(self, replica: Replica) -> None:
         with self._pool_lock:
             if replica is not self and replica.plan is not None:  # stats: the last run's
-                self.plan = replica.plan
+                self.plan, self.gear_plan = replica.plan, replica.gear_plan
                 self.last_host_ms, self.last_kernel_ms = replica.last_host_ms, replica.last_kernel_ms
                 self.last_shapes = replica.last_shapes
             self._idle.append(replica)
@@ -135,6 +139,8 @@ class Executable(Replica):
         replica.simulate_on(self.device)
         replica.set_host_order(self.host_order)
         replica.transport = self.transport
+        with self._pool_lock:
+            self._made.add(replica)
         return replica
 
     @property
@@ -150,10 +156,13 @@ class Executable(Replica):
         thread count the run used (set it with torch.set_num_threads).
         `host_workspace` is the host runtime's scratch beside the arena, shared
         by the task runners of one replica (bf16 staging, NHWC detours).
+        `memory_usage` counts the static arena and, for a graph with dynamic
+        dims, the arena of the last run's gear plan; `plan_cache` counts the
+        gear plans of every replica (`plan_cache_stats`).
         """
         self.slots  # a dynamic graph has no timeline before its first run
         device = self.device.stats(self.plan, self.last_shapes)
-        dynamic_mb = self.plan.arena.numel() / MB if self.plan.arena is not None else 0.0
+        dynamic_mb = self.gear_plan.nbytes / MB if self.gear_plan is not None else 0.0
         lower = self.memory_lower_bound
         return {
             "execution_time": device.pop("execution_time"),
@@ -166,8 +175,22 @@ class Executable(Replica):
             "host_workspace": self.workspace.nbytes / MB,
             "memory_program_order": (None if self.memory_program_order is None
                                      else self.memory_program_order / MB),
+            "plan_cache": self.plan_cache_stats(),
             **device,
         }
+
+    def plan_cache_stats(self) -> dict:
+        """The gear plans of a graph with dynamic dims, over all replicas:
+        `size` (plans kept per replica), `plans` (kept now), `memory` (MB held by
+        their arenas), `hits`, `misses`, `evictions` and `made` (plans made; a
+        plan grown for a larger buffer counts again)."""
+        with self._pool_lock:
+            caches = [r.plans for r in self._made]
+        return {"size": self.plans.size, "replicas": len(caches),
+                "plans": sum(len(c) for c in caches),
+                "memory": sum(c.nbytes for c in caches) / MB,
+                **{k: sum(getattr(c, k) for c in caches)
+                   for k in ("hits", "misses", "evictions", "made")}}
 
     def cube_paths(self) -> dict[str, int]:
         """How many cube tasks run on each host path: a 16-bit task's runner

@@ -13,13 +13,13 @@ primitives touch it (runtime/host/blocked.py). Buffers sent or received
 between pipeline stages keep the plain row-major layout, so they go over the
 wire as they are.
 
-`place_dynamic` lays out the buffers with `?` dims once their shapes are
-known (a dynamic graph's first run at an input shape).
+A graph with `?` dims (in its inputs or its buffers) runs the generic path;
+its `?`-shaped buffers are laid out per gear (runtime/plan_cache.py).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import torch
 from xdsl.dialects import func
@@ -31,6 +31,8 @@ from runtime import kernels
 from runtime.host import blocked as blocked_layout
 from runtime.host import channels_last as arena_layout
 from runtime.host import onednn as dnnl
+from runtime.gears import NO_GEARS, Gears
+from runtime.plan_cache import DEFAULT_PLAN_CACHE_SIZE, check_size
 from runtime.program import BlockProgram
 from target.cost_model import Estimate
 
@@ -44,7 +46,11 @@ class Options:
     """The host runtime's fast paths, each switchable so that it can be
     measured alone (bench/runtime_levers.py) and tested against the generic
     path (all off). They apply to static-shape graphs; a graph with dynamic
-    buffers always runs the generic path."""
+    dims always runs the generic path.
+
+    A graph with dynamic dims keeps at most `plan_cache_size` plans per replica
+    (runtime/plan_cache.py), one per gear; `gears` lists the gears of its
+    dynamic dims (runtime/gears.py), else each runs in the next power of two."""
 
     zero_copy: bool = True      # task runners write into their arena views (runtime/host/runners.py)
     prepared_loop: bool = True  # argument lists bound at load time, one call per task
@@ -52,6 +58,18 @@ class Options:
     algorithms: bool = True     # conv / pool algorithm chosen per shape (else the library's)
     primitives: bool = True     # with algorithms: oneDNN convs / pools created at load
     blocked: bool = True        # with primitives: oneDNN-only buffers blocked (runtime/host/blocked.py)
+    plan_cache_size: int = DEFAULT_PLAN_CACHE_SIZE
+    gears: Gears = NO_GEARS
+
+    def __post_init__(self):
+        check_size(self.plan_cache_size)
+        if not isinstance(self.gears, Gears):
+            raise ValueError(f"Options.gears must be a runtime.gears.Gears (Gears.of("
+                             f"{{input: {{dim: [sizes]}}}})), got {type(self.gears).__name__}")
+
+    def generic(self) -> Options:
+        """These options with every fast path off (a graph with dynamic dims)."""
+        return replace(GENERIC, plan_cache_size=self.plan_cache_size, gears=self.gears)
 
 
 GENERIC = Options(False, False, False, False, False, False)
@@ -118,8 +136,10 @@ class LoadedFunction:
         self.sends: list[tuple[int, int, int]] = []
         self.stage = ascend.stage_of(fn)
         ops = list(fn.body.block.ops)
-        dynamic = any(isinstance(op, ascend.DynBufferOp) for op in ops)
-        self.options = GENERIC if dynamic else options
+        self.is_dynamic = (any(isinstance(op, ascend.DynBufferOp) for op in ops)
+                           or not all(t.has_static_shape() for t in self.arg_types))
+        self.options = options.generic() if self.is_dynamic else options
+        self.options.gears.check([t.get_shape() for t in self.arg_types])
         self.weight_slots: set[int] = set()
         self._buffers: list[tuple[int, ascend.BufferOp]] = []
         shared = iter(weights) if weights is not None else None
@@ -182,23 +202,3 @@ class LoadedFunction:
     def _add(self, tensor: torch.Tensor | None) -> int:
         self.values.append(tensor)
         return len(self.values) - 1
-
-
-def place_dynamic(values: list, dynamic: list[tuple[int, ascend.DynBufferOp]],
-                  shapes: dict[SSAValue, tuple]
-                  ) -> tuple[torch.Tensor, list[tuple[int, torch.Tensor]]]:
-    """An arena for the dynamic buffers whose tensors `values` holds (a run on
-    the heap), back to back at 512-byte alignment, and each one's view of it;
-    records their shapes in `shapes`."""
-    offset, placed = 0, []
-    for s, op in dynamic:
-        tensor = values[s]
-        placed.append((s, offset, tensor))
-        shapes[op.output] = tuple(tensor.shape)
-        offset = ascend.align(offset + tensor.numel() * tensor.element_size())
-    arena = torch.empty(offset, dtype=torch.uint8)
-    views = []
-    for s, at, tensor in placed:
-        nbytes = tensor.numel() * tensor.element_size()
-        views.append((s, arena[at:at + nbytes].view(tensor.dtype).view(tensor.shape)))
-    return arena, views

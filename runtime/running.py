@@ -7,14 +7,19 @@ calls the runners in host order and copies outputs out; the executable
 (runtime/executor.py) keeps a pool of replicas so that calls in flight at
 once each get their own.
 
-Dynamic shapes: buffers with `?` dims (`ascend.dyn_buffer`) are planned per
-concrete input shape. The first run at a new shape runs the task bodies with
-those buffers on the host heap, records every value's shape, lays the
-buffers out in an arena of their own (loading.place_dynamic), asks the
-simulated device for its plan at those shapes, and caches the plan. Later
-runs at that shape bind the cached views and run as a static graph does;
-nothing is recompiled. A run whose buffer shapes differ from its plan (a
-data-dependent shape) is an error.
+Dynamic shapes: a graph with `?` dims runs each call in a gear
+(runtime/gears.py: the listed gears, else the next power of two of each
+dynamic dim) and keeps one plan per gear, at most `plan_cache_size` of them
+(runtime/plan_cache.py). The first run in a gear first runs the task bodies
+once at the gear's shapes (inputs zero-padded copies) to learn each
+`?`-shaped buffer's largest size in the gear and the shapes the simulated
+device schedules at; then one arena holds every buffer at a fixed offset.
+A run at a shape new to its gear runs the task bodies with those buffers on
+the host heap and moves the results into views of the arena at their
+actual shapes; later runs at that shape bind the same views and run as a
+static graph does. Nothing is recompiled, and no shape gets an arena of its
+own. A run whose buffer shapes differ from the ones its views were made for
+(a data-dependent shape) is an error.
 
 Pipeline stages: a function cut by pipeline-partition receives buffers
 (`ascend.recv`) before its first task and sends buffers (`ascend.send`)
@@ -41,7 +46,9 @@ from ge_dialect.ascend import CUBE_OPS
 from runtime import kernels
 from runtime.host import bf16, runners
 from runtime.host import onednn as dnnl
-from runtime.loading import LoadedFunction, Options, Task, place_dynamic
+from runtime.gears import Shapes
+from runtime.loading import LoadedFunction, Options, Task
+from runtime.plan_cache import GearPlan, PlanCache, nbytes
 from runtime.sim.device import Plan, SimulatedDevice
 from target.cost_model import static_shape
 
@@ -67,8 +74,10 @@ class Replica(LoadedFunction):
             self.view_buffers(blocked=False)
             self.runners = self._runners()
         self.direct_outputs = self._direct_outputs()
-        self.plans: dict[tuple, Plan] = {}
-        self.plan: Plan | None = None
+        self.plans = PlanCache(self.options.plan_cache_size)  # a dynamic graph's, per gear
+        self.plan: Plan | None = None  # the device schedule of the last run
+        self.gear_plan: GearPlan | None = None  # a dynamic graph's last run's
+        self._arg_shapes = [t.get_shape() for t in self.arg_types]
         self.last_host_ms = self.last_kernel_ms = 0.0
         self.last_shapes: tuple[list, list] | None = None  # a dynamic graph's last run's
 
@@ -76,7 +85,7 @@ class Replica(LoadedFunction):
         """Plan on `device` (the executable's, shared by its replicas), then
         run in program order."""
         self.device = device
-        self.plan = None if self.dynamic else device.static_plan()
+        self.plan = None if self.is_dynamic else device.static_plan()
         self.set_host_order("program")
 
     @property
@@ -92,7 +101,7 @@ class Replica(LoadedFunction):
         copying them out of the arena: a contiguous buffer written by one
         task with a `retarget` (runtime/host/runners.py) and read by none, returned once,
         with the prepared loop (the others restore nothing)."""
-        if not self.options.prepared_loop or self.dynamic:
+        if not self.options.prepared_loop or self.is_dynamic:
             return {}
         readers = {s for t in self.tasks for s in t.ins}
         writers: dict[int, list] = {}
@@ -195,13 +204,13 @@ class Replica(LoadedFunction):
         for s, peer, tag in self.recvs:
             self._receive(values[s], peer, tag)
         with torch.no_grad():
-            if self.options.prepared_loop and not self.dynamic:
+            if self.options.prepared_loop and not self.is_dynamic:
                 try:
                     in_kernels = self._run_prepared(inputs)
                 finally:
                     for i in direct:
                         self.direct_outputs[i](values[self.outputs[i]])
-            elif not self.dynamic:
+            elif not self.is_dynamic:
                 in_kernels = self._run_listed(values)
             else:
                 in_kernels = self._run_dynamic(values, inputs)
@@ -212,7 +221,7 @@ class Replica(LoadedFunction):
                    for i, s in enumerate(self.outputs)]
         for i in range(len(inputs)):
             values[i] = None
-        if self.dynamic:
+        if self.is_dynamic:
             self.last_shapes = ([tuple(x.shape) for x in inputs], [tuple(o.shape) for o in outputs])
         self.last_host_ms = (clock() - start) * 1e3
         self.last_kernel_ms = in_kernels * 1e3
@@ -257,18 +266,32 @@ class Replica(LoadedFunction):
         return in_kernels
 
     def _run_dynamic(self, values: list, inputs: tuple) -> float:
-        """A dynamic graph's run: on the plan for these input shapes, made by
-        running once if there is none yet."""
-        key = tuple(tuple(x.shape) for x in inputs)
-        plan = self.plans.get(key)
-        if plan is None:
-            plan, in_kernels = self._plan_by_running(values)
-            self.plans[key] = plan
-        else:
-            for s, view in plan.views:
+        """A dynamic graph's run: on its gear's plan, made if there is none yet
+        (see the module docstring)."""
+        shapes = tuple(tuple(x.shape) for x in inputs)
+        gear = self.options.gears.gear(shapes, self._arg_shapes)
+        plan = self.plans.get(gear)
+        views = plan.views_at(shapes) if plan is not None else None
+        if views is not None:
+            for s, view in views:
                 values[s] = view
             in_kernels = self._run_tasks(values, check_shapes=True)
-        self.plan = plan
+        else:
+            probe = self._probe(gear, inputs) if plan is None and gear != shapes else None
+            for s, _ in self.dynamic:
+                values[s] = None
+            record = {} if plan is None and probe is None else None
+            in_kernels = self._run_tasks(values, shapes=record)
+            if plan is None:
+                plan = self._plan_gear(*(probe or (self._known_shapes(values, record),
+                                                   self._dynamic_sizes(values))))
+                plan = plan if plan.fits(values) else plan.grown(values)
+                self.plans.put(gear, plan)
+            elif not plan.fits(values):  # a buffer larger than at the gear's shapes
+                plan = plan.grown(values)
+                self.plans.put(gear, plan)
+            plan.bind(shapes, values)
+        self.gear_plan, self.plan = plan, plan.schedule
         return in_kernels
 
     def _run_tasks(self, values: list, check_shapes: bool = False,
@@ -295,24 +318,39 @@ class Replica(LoadedFunction):
             in_kernels += clock() - t0
         return in_kernels
 
-    def _plan_by_running(self, values: list) -> tuple[Plan, float]:
-        """Run once with dynamic buffers on the heap, then lay them out in an arena."""
+    def _probe(self, gear: Shapes, inputs: tuple) -> tuple[dict, dict] | None:
+        """Every value's shape and each `?`-shaped buffer's size at the gear's
+        shapes, from a run on zero-padded copies of the inputs (so that no
+        in-place update reaches the caller's tensors); None if that run fails:
+        the gear's shapes are made up, and some graph may not accept them
+        (its plan then sizes buffers by the runs it sees)."""
+        values = list(self.values)
+        for i, (x, shape) in enumerate(zip(inputs, gear)):
+            padded = x.new_zeros(shape)
+            padded[tuple(slice(0, n) for n in x.shape)] = x
+            values[i] = padded
         for s, _ in self.dynamic:
             values[s] = None
         shapes: dict[SSAValue, tuple] = {}
-        in_kernels = self._run_tasks(values, shapes=shapes)
-        arena, views = place_dynamic(values, self.dynamic, shapes)
-        for value, s in self.value_slots.items():  # graph inputs and static buffers
+        try:
+            self._run_tasks(values, shapes=shapes)
+        except Exception:  # noqa: BLE001 - any failure only means: no probe
+            return None
+        return self._known_shapes(values, shapes), self._dynamic_sizes(values)
+
+    def _known_shapes(self, values: list, shapes: dict) -> dict:
+        """`shapes` (a run's, by SSA value) with the graph inputs' and buffers'."""
+        for value, s in self.value_slots.items():
             if value not in shapes and values[s] is not None:
                 shapes[value] = tuple(values[s].shape)
+        return shapes
 
+    def _dynamic_sizes(self, values: list) -> dict[int, int]:
+        return {s: nbytes(values[s]) for s, _ in self.dynamic}
+
+    def _plan_gear(self, shapes: dict, sizes: dict[int, int]) -> GearPlan:
+        """A gear's plan: the device schedule at `shapes`, room for `sizes`."""
         def shape_of(v):
             return shapes.get(v) or static_shape(v)
 
-        estimates = self.device.estimates_at(shape_of)
-        for s, view in views:  # this run's results move into the arena like later runs'
-            view.copy_(values[s])
-            values[s] = view
-        plan = self.device.schedule(estimates)
-        plan.arena, plan.views = arena, views
-        return plan, in_kernels
+        return GearPlan(self.device.schedule(self.device.estimates_at(shape_of)), sizes)

@@ -3,8 +3,8 @@
 Every task is estimated with the target's cost model (target/cost_model.py)
 and the tasks are scheduled by its discrete-event model (target/scheduler.py)
 over streams, events and the chip's core groups. A static graph is planned
-once at load; a dynamic graph once per input shape, when the runtime knows
-the shapes of a run. The same plan gives the stats' device time and
+once at load; a dynamic graph once per gear, at the gear's shapes
+(runtime/plan_cache.py). The same plan gives the stats' device time and
 utilization, the pipelined timeline of successive batches (pipelining.py)
 and the Chrome trace (trace.py).
 """
@@ -12,9 +12,8 @@ and the Chrome trace (trace.py).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-import torch
 from xdsl.dialects.builtin import MemRefType
 
 from ge_dialect import ascend
@@ -28,14 +27,11 @@ PIPELINED_BATCHES = 8     # batches in the simulated pipelined timeline of the s
 
 @dataclass
 class Plan:
-    """The device schedule at one set of shapes, and for dynamic graphs where
-    the `?`-shaped buffers live (their own arena and each one's view)."""
+    """The device schedule at one set of shapes."""
 
     estimates: list[Estimate]
     jobs: list[scheduler.Job]
     slots: list[scheduler.Slot]
-    arena: torch.Tensor | None = None
-    views: list[tuple[int, torch.Tensor]] = field(default_factory=list)
 
 
 class SimulatedDevice:

@@ -1,5 +1,5 @@
 """Dynamic shapes: `Dim` markers import as `?`, verify, and one compiled graph runs
-at several sizes, planning its dynamic buffers once per input shape."""
+at several sizes, planning its dynamic buffers once per gear (runtime/gears.py)."""
 
 import pytest
 import torch
@@ -44,8 +44,9 @@ def test_compiled_once_runs_at_batch_1_3_8(dynamic_batch):
         assert_all_close(executable.run(x), eager(model, x))
         memory[batch] = executable.stats["memory_usage"]
         assert executable.stats["execution_time"] > 0
-    # One plan per input shape, reused; the kernels prepared at load served all sizes.
-    assert sorted(executable.plans) == [((b, 3, 16, 16),) for b in (1, 3, 8)]
+    # One plan per gear (the next power of two), reused; the kernels prepared at
+    # load served all sizes.
+    assert sorted(executable.plans) == [((b, 3, 16, 16),) for b in (1, 4, 8)]
     assert [t.body for t in executable.tasks] == programs
     assert memory[1] < memory[3] < memory[8]
 
@@ -55,15 +56,16 @@ def test_cached_plan_really_holds_the_buffers(dynamic_batch):
     model, module = dynamic_batch
     executable = Executable(lower(optimize(module.clone())))
     x = torch.randn(2, 3, 16, 16)
-    executable.run(x)  # plans batch 2
+    executable.run(x)  # plans gear 2
     plan = executable.plans[((2, 3, 16, 16),)]
+    views = plan.views_at(((2, 3, 16, 16),))
     start, size = plan.arena.data_ptr(), plan.arena.numel()
-    for _, view in plan.views:
+    for _, view in views:
         assert start <= view.data_ptr() < start + size
     x = torch.randn(2, 3, 16, 16)
     (y,) = executable.run(x)
     (out_slot,) = executable.outputs
-    out_view = dict(plan.views)[out_slot]
+    out_view = dict(views)[out_slot]
     assert torch.equal(out_view, y)
     plan.arena.zero_()  # the arena is scratch: the next run rewrites every buffer
     assert_all_close(executable.run(x), eager(model, x))
