@@ -379,8 +379,8 @@ ATEN_TO_GE: dict[Any, Builder] = {
     aten.index_copy_.default: state.index_copy_,            # into a graph input or buffer
     aten.index_put_.default: state.index_put_,              # -> ge.scatter_update
     aten.copy_.default: state.copy_,                        # -> ge.assign
-    aten.add_.Tensor: in_place(math.add),                   # on intermediates only
-    aten.mul_.Tensor: in_place(math.binary(ge.MulOp)),
+    aten.add_.Tensor: state.updating(math.add),             # a graph input: assigned last
+    aten.mul_.Tensor: state.updating(math.binary(ge.MulOp)),
     aten.zeros.default: math.create,
     aten.ones.default: math.create,
     aten.zeros_like.default: math.filled_like(0.0),
