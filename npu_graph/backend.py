@@ -39,6 +39,7 @@ from torch.fx.passes.infra.partitioner import CapabilityBasedPartitioner
 from torch.fx.passes.operator_support import OperatorSupportBase
 from xdsl.passes import PassPipeline
 
+from ge_dialect import ge
 from npu_graph.graph import GEGraph, OptimizedGraph
 from passes import get_all_passes
 from passes.pipelines import Flags, build_pipeline
@@ -101,11 +102,16 @@ class GraphReport:
     pieces: int = 0
     breaks: list[UnsupportedOp] = field(default_factory=list)
     reason: str = ""
+    updates: int = 0  # in-place updates of its inputs (ge.scatter_update, ge.assign)
+    replayed: bool = False  # run by captured replay ("reduce-overhead")
+    calls: int = 0  # calls that ran compiled code (whole or pieces)
 
     def line(self) -> str:
         head = f"ge graph {self.index}: {self.nodes} ops, "
         if self.status == "compiled":
-            return head + "compiled whole"
+            extra = [f"{self.updates} in-place update(s) of its inputs"] if self.updates else []
+            extra += ["captured replay"] if self.replayed else []
+            return head + "compiled whole" + "".join(f", {e}" for e in extra)
         if self.status == "split":
             ops = ", ".join(sorted({b.op for b in self.breaks}))
             return (head + f"split: {self.pieces} compiled piece(s), eager for {ops}")
@@ -164,8 +170,12 @@ class GEBackend:
             report.reason = str(e)
             return eager
         try:
-            compiled = self._optimize(import_exported(ep, what="the Dynamo graph"))
+            module = import_exported(ep, what="the Dynamo graph")
+            report.updates = _count_updates(module)
+            compiled = self._optimize(module)
             call = compiled.executable.run
+            if self.config.mode == "reduce-overhead":
+                call, report.replayed = _Replayed(compiled.executable), True
             report.status, report.pieces = "compiled", 1
         except UnsupportedOpError as e:
             call = self._split(ep, e.ops, dynamic is not None, report)
@@ -181,6 +191,7 @@ class GEBackend:
             if any(args[i] < 0 for i in carried):
                 return eager(*args)  # no dim carries a negative integer
             out = call(*[_as_dim(args[i]) if i in carried else args[i] for i in user])
+            report.calls += 1
             return tuple(out) if isinstance(out, (list, tuple)) else (out,)
         return run
 
@@ -278,6 +289,29 @@ def _version(t: torch.Tensor) -> int | None:
         return t._version
     except RuntimeError:  # an inference tensor has no version counter (and cannot change)
         return None
+
+
+class _Replayed:
+    """"reduce-overhead": the graph's captured replay (runtime/replay.py). A new
+    tensor for an input the graph updates in place (a new static cache, as a
+    new generate() makes) is a new capture. Outputs are cloned: code after a
+    compiled function may keep them past the next replay, which overwrites
+    the captured ones."""
+
+    def __init__(self, executable):
+        from runtime.replay import Replay
+
+        self.replay = Replay(executable)
+
+    def __call__(self, *inputs):
+        if self.replay.outputs is not None and not self.replay.bound_to(inputs):
+            log.info("ge: captured replay bound to new tensors for the inputs it updates")
+            self.replay.rebind(inputs)
+        return [out.clone() for out in self.replay.run(*inputs)]
+
+
+def _count_updates(module) -> int:
+    return sum(ge.in_place_operand(op) is not None for op in module.walk())
 
 
 class _CompiledPiece(torch.nn.Module):

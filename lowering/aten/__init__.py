@@ -20,7 +20,7 @@ import torch
 
 from ge_dialect import ge
 from lowering.aten import control, math, nn, shape, state
-from lowering.aten.common import Builder, in_place
+from lowering.aten.common import Builder
 
 aten = torch.ops.aten
 higher_order = torch.ops.higher_order
@@ -333,6 +333,7 @@ ATEN_TO_GE: dict[Any, Builder] = {
     operator.mod: control.symbolic,
     operator.neg: control.symbolic,
     torch.sym_max: control.symbolic,
+    torch.sym_sum: control.symbolic,                        # HF's sliding-window sizes
     torch.sym_min: control.symbolic,
     aten._assert_scalar.default: control.no_result,
     aten.sym_constrain_range_for_size.default: control.no_result,
