@@ -66,7 +66,7 @@ PROMPT = torch.randint(0, VOCAB, (1, 6), generator=torch.Generator().manual_seed
 
 def generate_both(model, config=None, compile_options=None, **options):
     """Eager's tokens, then the compiled forward's, and the backend's reports."""
-    options = dict(max_new_tokens=NEW_TOKENS, do_sample=False, **options)
+    options = {"max_new_tokens": NEW_TOKENS, "do_sample": False, **options}
     with torch.no_grad():
         want = model.generate(PROMPT, **options)
     backend = get_npu_backend(compiler_config=config)
