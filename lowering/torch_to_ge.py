@@ -274,6 +274,9 @@ class _GraphImporter:
         self.symbols: dict[str, tuple[SSAValue, int]] = {}
         self.size_values: dict[str, SSAValue] = {}
         self.state_buffers: list[str] = []
+        # In-place updates of graph inputs whose old contents an earlier op reads:
+        # argument -> its new contents, assigned after every other op (ge.assign).
+        self.assign_last: dict[SSAValue, SSAValue] = {}
         self.block: Block | None = None
 
     # ---- driver
@@ -293,6 +296,7 @@ class _GraphImporter:
         if self.unsupported:
             raise UnsupportedOpError(list(self.unsupported.values()))
         results = self._outputs(output)
+        self.body += [ge.AssignOp(arg, value) for arg, value in self.assign_last.items()]
         block.add_ops(self.consts + self.body + [func.ReturnOp(*results)])
         ftype = FunctionType.from_lists(block.arg_types, [r.type for r in results])
         fn = func.FuncOp(func_name, ftype, Region(block))
@@ -432,6 +436,13 @@ class _GraphImporter:
                                          + self.state_buffers.index(spec.target)]
                 self.body.append(ge.AssignOp(buffer, self.value(arg)))
                 continue
+            if spec.kind == OutputKind.USER_INPUT_MUTATION:
+                # core ATen's form of an in-place update of a caller's tensor: the
+                # new contents, assigned to that argument after every other op
+                node = next((n for n in self.user_inputs if n.name == spec.target), None)
+                if node is not None:
+                    self.assign_last[self.argument(node)] = self.value(arg)
+                    continue
             if spec.kind != OutputKind.USER_OUTPUT:
                 fix = ("do not modify inputs in place" if spec.kind == OutputKind.USER_INPUT_MUTATION
                        else "call model.eval() before exporting")
@@ -559,6 +570,12 @@ class _GraphImporter:
     def is_argument(self, raw: Any) -> bool:
         """True for an argument of the graph being imported (not of a subgraph region)."""
         return self.block is not None and isinstance(raw, SSAValue) and raw.owner is self.block
+
+    def argument(self, node: Node) -> SSAValue | None:
+        """The graph argument a placeholder was bound to, whatever it reads as now."""
+        if self.block is None or node not in self.user_inputs:
+            return None
+        return self.block.args[self.user_inputs.index(node)]
 
     def is_computed(self, raw: Any) -> bool:
         """True for an SSA value (as opposed to a constant or a Python value)."""

@@ -39,6 +39,7 @@ from torch.fx.passes.infra.partitioner import CapabilityBasedPartitioner
 from torch.fx.passes.operator_support import OperatorSupportBase
 from xdsl.passes import PassPipeline
 
+from ge_dialect import ge
 from npu_graph.graph import GEGraph, OptimizedGraph
 from npu_graph.inference import marked
 from passes import get_all_passes
@@ -55,6 +56,7 @@ MODES = ("max-autotune", "reduce-overhead")
 MAX_SPLIT_ROUNDS = 4
 FUSED_PREFIX = "ge_piece_"
 MAX_REPORTS = 64  # the reports a backend keeps, newest last
+MAX_WEIGHT_SETS = 8  # compiles of one graph for different modules' weights
 CARRIER = "ge_size_carrier"  # node meta: a placeholder carrying an integer as its dim
 
 
@@ -102,11 +104,16 @@ class GraphReport:
     pieces: int = 0
     breaks: list[UnsupportedOp] = field(default_factory=list)
     reason: str = ""
+    updates: int = 0  # in-place updates of its inputs (ge.scatter_update, ge.assign)
+    replayed: bool = False  # run by captured replay ("reduce-overhead")
+    calls: int = 0  # calls that ran compiled code (whole or pieces)
 
     def line(self) -> str:
         head = f"ge graph {self.index}: {self.nodes} ops, "
         if self.status == "compiled":
-            return head + "compiled whole"
+            extra = [f"{self.updates} in-place update(s) of its inputs"] if self.updates else []
+            extra += ["captured replay"] if self.replayed else []
+            return head + "compiled whole" + "".join(f", {e}" for e in extra)
         if self.status == "split":
             ops = ", ".join(sorted({b.op for b in self.breaks}))
             return (head + f"split: {self.pieces} compiled piece(s), eager for {ops}")
@@ -131,7 +138,15 @@ class GEBackend:
         with torch._guards.tracing(None):
             fn = self._compile(gm, list(example_inputs), report)
         log.info(report.line())
-        return fn
+        if not isinstance(fn, _Compiled):
+            return fn
+
+        def compile_again(args):
+            with torch._guards.tracing(None):
+                again = self._compile(gm, list(args), report)
+            log.info(f"ge graph {report.index}: compiled again for another module's weights")
+            return again
+        return _PerWeights(fn, compile_again, gm.forward)
 
     def _compile(self, gm: GraphModule, example_inputs: list, report: GraphReport):
         # The importer loads on the first graph: `import npu_graph` stays light
@@ -140,6 +155,8 @@ class GEBackend:
                                           import_exported)
 
         eager = gm.forward
+        aliased = _outputs_aliasing_inputs(gm)
+        integers = _integer_outputs(gm)
         # Dynamo reads the graph it handed over after this call: change a copy.
         gm = GraphModule(gm, gm.graph.__deepcopy__())
         user, carried, weights = _freeze_weights(gm, example_inputs)
@@ -165,9 +182,12 @@ class GEBackend:
             report.reason = str(e)
             return eager
         try:
-            compiled = self._optimize(import_exported(ep, what="the Dynamo graph"),
-                                      marked([example_inputs[i] for i in user]))
+            module = import_exported(ep, what="the Dynamo graph")
+            report.updates = _count_updates(module)
+            compiled = self._optimize(module, marked([example_inputs[i] for i in user]))
             call = compiled.executable.run
+            if self.config.mode == "reduce-overhead":
+                call, report.replayed = _Replayed(compiled.executable), True
             report.status, report.pieces = "compiled", 1
         except UnsupportedOpError as e:
             call = self._split(ep, e.ops, dynamic is not None, report)
@@ -179,12 +199,17 @@ class GEBackend:
         frozen = _FrozenWeights(weights)
 
         def run(*args):
-            frozen.check(args)
             if any(args[i] < 0 for i in carried):
                 return eager(*args)  # no dim carries a negative integer
             out = call(*[_as_dim(args[i]) if i in carried else args[i] for i in user])
-            return tuple(out) if isinstance(out, (list, tuple)) else (out,)
-        return run
+            report.calls += 1
+            out = list(out) if isinstance(out, (list, tuple)) else [out]
+            for i, j in aliased.items():  # the caller's tensor itself, updated in place
+                out[i] = args[j]
+            for i in integers:  # a size the graph returns (a cache's length) is an int
+                out[i] = int(out[i])
+            return tuple(out)
+        return _Compiled(run, frozen)
 
     def _optimize(self, module, dim_gears: dict | None = None) -> OptimizedGraph:
         graph = GEGraph(module)
@@ -216,6 +241,9 @@ class GEBackend:
                 warnings.filterwarnings("ignore", r".*LeafSpec", FutureWarning)
                 split = _partition(aten.module(), names)
             pieces, more = self._compile_pieces(split, ep)
+            if not more and not pieces:
+                report.reason = "no piece of it compiles: " + _names(report.breaks)
+                return None
             if not more:
                 report.status, report.pieces = "split", pieces
                 return split
@@ -260,13 +288,50 @@ class GEBackend:
         return count, more
 
 
+@dataclass
+class _Compiled:
+    """A compiled graph's call, and the weights it holds as constants."""
+
+    run: callable
+    frozen: _FrozenWeights
+
+
+class _PerWeights:
+    """One compiled graph per set of weight tensors. Dynamo reuses a graph for
+    modules that run the same code (with inline_inbuilt_nn_modules, a frame
+    resumed after a graph break inside a decoder layer serves every layer) and
+    passes each module's parameters as inputs; a compiled graph holds its
+    weights as constants, so each set gets a compile of its own, up to
+    MAX_WEIGHT_SETS; calls with further sets run in eager."""
+
+    def __init__(self, first: _Compiled, compile_again, eager):
+        self.compiled = [first]
+        self.compile_again, self.eager = compile_again, eager
+
+    def __call__(self, *args):
+        for c in self.compiled:
+            if c.frozen.same_tensors(args):
+                c.frozen.check(args)
+                return c.run(*args)
+        if len(self.compiled) >= MAX_WEIGHT_SETS:
+            return self.eager(*args)
+        again = self.compile_again(args)
+        if not isinstance(again, _Compiled):
+            return again(*args)
+        self.compiled.append(again)
+        return again.run(*args)
+
+
 class _FrozenWeights:
-    """The weights a graph was compiled with, checked on every call: the same
-    tensor objects, not modified in place since (their version counter), so a
-    changed weight is an error rather than a stale answer."""
+    """The weights a graph was compiled with, checked on every call: not
+    modified in place since (their version counter), so a changed weight is an
+    error rather than a stale answer."""
 
     def __init__(self, weights: dict[int, torch.Tensor]):
         self.weights = [(i, t, _version(t)) for i, t in weights.items()]
+
+    def same_tensors(self, args) -> bool:
+        return all(args[i] is tensor for i, tensor, _ in self.weights)
 
     def check(self, args) -> None:
         for i, tensor, version in self.weights:
@@ -282,6 +347,29 @@ def _version(t: torch.Tensor) -> int | None:
         return t._version
     except RuntimeError:  # an inference tensor has no version counter (and cannot change)
         return None
+
+
+class _Replayed:
+    """"reduce-overhead": the graph's captured replay (runtime/replay.py). A new
+    tensor for an input the graph updates in place (a new static cache, as a
+    new generate() makes) is a new capture. Outputs are cloned: code after a
+    compiled function may keep them past the next replay, which overwrites
+    the captured ones."""
+
+    def __init__(self, executable):
+        from runtime.replay import Replay
+
+        self.replay = Replay(executable)
+
+    def __call__(self, *inputs):
+        if self.replay.outputs is not None and not self.replay.bound_to(inputs):
+            log.info("ge: captured replay bound to new tensors for the inputs it updates")
+            self.replay.rebind(inputs)
+        return [out.clone() for out in self.replay.run(*inputs)]
+
+
+def _count_updates(module) -> int:
+    return sum(ge.in_place_operand(op) is not None for op in module.walk())
 
 
 class _CompiledPiece(torch.nn.Module):
@@ -412,6 +500,38 @@ def _sizes_from_dims(gm: GraphModule, placeholders: list[Node]) -> list[Node]:
         gm.graph.erase_node(node)
     gm.recompile()
     return carried
+
+
+def _outputs_aliasing_inputs(gm: GraphModule) -> dict[int, int]:
+    """Outputs that are an input itself, maybe updated in place (`x += 1`;
+    `x.to(x.device).add_(1)`): output index -> input index. The compiled graph
+    returns a new tensor there; the caller must get its own tensor back, as in
+    eager, since Dynamo's code after the graph stores it (a cache's counter)."""
+    placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
+    output = next(n for n in gm.graph.nodes if n.op == "output")
+    found = {}
+    for i, node in enumerate(output.args[0]):
+        val = node.meta.get("example_value") if isinstance(node, Node) else None
+        if not isinstance(val, torch.Tensor):
+            continue
+        for j, p in enumerate(placeholders):
+            x = p.meta.get("example_value")
+            if (isinstance(x, torch.Tensor) and torch._C._is_alias_of(val, x)
+                    and _layout(val) == _layout(x)):
+                found[i] = j
+    return found
+
+
+def _integer_outputs(gm: GraphModule) -> list[int]:
+    """Outputs Dynamo traced as integers (SymInt), which the GE graph returns
+    as 0-d i64 tensors; the caller gets ints, as in eager."""
+    output = next(n for n in gm.graph.nodes if n.op == "output")
+    return [i for i, node in enumerate(output.args[0]) if isinstance(node, Node) and
+            isinstance(node.meta.get("example_value"), (int, torch.SymInt))]
+
+
+def _layout(t: torch.Tensor) -> str:
+    return str((tuple(t.shape), t.stride(), t.storage_offset(), t.dtype))
 
 
 def _as_dim(n: int) -> torch.Tensor:

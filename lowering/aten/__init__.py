@@ -20,7 +20,7 @@ import torch
 
 from ge_dialect import ge
 from lowering.aten import control, math, nn, shape, state
-from lowering.aten.common import Builder, in_place
+from lowering.aten.common import Builder
 
 aten = torch.ops.aten
 higher_order = torch.ops.higher_order
@@ -333,6 +333,7 @@ ATEN_TO_GE: dict[Any, Builder] = {
     operator.mod: control.symbolic,
     operator.neg: control.symbolic,
     torch.sym_max: control.symbolic,
+    torch.sym_sum: control.symbolic,                        # HF's sliding-window sizes
     torch.sym_min: control.symbolic,
     aten._assert_scalar.default: control.no_result,
     aten.sym_constrain_range_for_size.default: control.no_result,
@@ -379,8 +380,8 @@ ATEN_TO_GE: dict[Any, Builder] = {
     aten.index_copy_.default: state.index_copy_,            # into a graph input or buffer
     aten.index_put_.default: state.index_put_,              # -> ge.scatter_update
     aten.copy_.default: state.copy_,                        # -> ge.assign
-    aten.add_.Tensor: in_place(math.add),                   # on intermediates only
-    aten.mul_.Tensor: in_place(math.binary(ge.MulOp)),
+    aten.add_.Tensor: state.updating(math.add),             # a graph input: assigned last
+    aten.mul_.Tensor: state.updating(math.binary(ge.MulOp)),
     aten.zeros.default: math.create,
     aten.ones.default: math.create,
     aten.zeros_like.default: math.filled_like(0.0),

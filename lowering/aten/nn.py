@@ -7,6 +7,7 @@ import math
 import torch
 
 from ge_dialect import ge
+from lowering.aten import shape
 from lowering.aten.common import Unsupported, Value, Weight, meta, pair
 
 
@@ -158,9 +159,13 @@ def dropout(g, a) -> Value:
 def scaled_dot_product_attention(g, a) -> Value:
     """softmax(q @ k^T * scale + mask) @ v, decomposed as core ATen does; the
     training IR keeps it as one op."""
-    if a["dropout_p"] or a.get("enable_gqa"):
-        raise Unsupported("attention with dropout or grouped-query heads")
+    if a["dropout_p"]:
+        raise Unsupported("attention with dropout")
     q, k, v = g.typed(a["query"]), g.typed(a["key"]), g.typed(a["value"])
+    if a.get("enable_gqa"):
+        heads = meta(a["query"]).shape[-3]
+        k, v = (_repeat_heads(g, x, meta(a[name]).shape, heads)
+                for x, name in ((k, "key"), (v, "value")))
     rank = len(ge.shape_of(k))
     kt = g.emit(ge.TransposeOp(k, list(range(rank - 2)) + [rank - 1, rank - 2]), "kt")
     att = g.emit(ge.MatMulOp(q, kt), "qk")
@@ -184,6 +189,23 @@ def scaled_dot_product_attention(g, a) -> Value:
     safe = bool(masks) and not all(_sees_a_key(g.raw(m)) for m in masks)
     probs = g.emit(ge.SoftmaxOp(att, -1, safe=safe), "softmax")
     return g.emit(ge.MatMulOp(probs, v))
+
+
+def _repeat_heads(g, x, sizes, heads) -> Value:
+    """Grouped-query attention's keys or values, each head repeated for its
+    group of query heads: (..., Hkv, S, D) -> (..., Hkv, G, S, D) -> (..., H, S, D),
+    as core ATen's repeat_interleave."""
+    sizes = list(sizes)
+    kv = sizes[-3]
+    if not (isinstance(kv, int) and isinstance(heads, int)) or heads % kv:
+        raise Unsupported("grouped-query attention with symbolic or uneven head counts")
+    if heads == kv:
+        return x
+    wide = sizes[:-2] + [1] + sizes[-2:]
+    x = shape.reshape_to(g, x, sizes, wide)
+    grouped = sizes[:-2] + [heads // kv] + sizes[-2:]
+    x = g.emit(ge.ExpandOp(x, shape.static_shape(grouped), []), "heads")
+    return shape.reshape_to(g, x, grouped, sizes[:-3] + [heads] + sizes[-2:])
 
 
 # ---- matrix products

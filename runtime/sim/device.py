@@ -34,6 +34,12 @@ class Plan:
     slots: list[scheduler.Slot]
 
 
+def _known_size(memref) -> bool:
+    """Static, or empty whatever its `?` dims (a size carried as a dim of an
+    empty tensor, npu_graph/backend.py): either way its bytes are known at load."""
+    return memref.has_static_shape() or 0 in memref.get_shape()
+
+
 class SimulatedDevice:
     """The timeline of a function's tasks (anything with `name`, `stream`,
     `unit`, `op` and `estimate`, in program order) on one chip."""
@@ -44,7 +50,7 @@ class SimulatedDevice:
         self.arg_types, self.result_types, self.batch_size = arg_types, result_types, batch_size
         self.pools = hardware.pools()
         for t in tasks:  # statically shaped tasks are estimated once, at load
-            static = all(v.type.has_static_shape() for v in (*t.op.ins, *t.op.outs))
+            static = all(_known_size(v.type) for v in (*t.op.ins, *t.op.outs))
             t.estimate = cost_model.estimate(t.op, hardware) if static else None
         self._pipelined = None   # (plan and batches, the simulated batches): cached
 
