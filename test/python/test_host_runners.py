@@ -847,3 +847,33 @@ def test_a_conv_reads_a_graph_input_through_an_nhwc_copy_in_the_workspace():
     for layout in (torch.contiguous_format, torch.channels_last, torch.contiguous_format):
         x = torch.randn(2, 3, 12, 12).contiguous(memory_format=layout)
         torch.testing.assert_close(executable.run(x)[0], model(x), **TOL)
+
+
+class RMSNorms(nn.Module):
+    """Llama's RMSNorm written as HF writes it (recomposed into ge.rms_norm):
+    after a sum (add_rms_norm, with a constant too), alone after a linear, and
+    without a weight."""
+
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(16, 16)
+        self.weight = nn.Parameter(torch.randn(16))
+
+    def norm(self, x, weight=True):
+        x = x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6)
+        return self.weight * x if weight else x
+
+    def forward(self, x, y):
+        a = self.norm(x + y + 1000.0)  # a large mean: nothing may cancel
+        return a, self.norm(self.lin(x)), self.norm(self.lin(a), weight=False)
+
+
+def test_rms_norms_write_their_views():
+    torch.manual_seed(0)
+    inputs = (torch.randn(2, 3, 16), torch.randn(2, 3, 16))
+    module, expected = compiled(RMSNorms(), inputs)
+    fast = Executable(module)
+    used = kinds(fast)
+    assert sorted(n for n in used.values() if "rms_norm" in n) == [
+        "add_rms_norm", "rms_norm", "rms_norm"], used
+    matches_eager_then_generic(fast, module, inputs, expected, scales=(3.0, 0.01))
