@@ -14,8 +14,9 @@ hits both alike.
 Per task kind (a fused task's op names, joined by '+') it prints per step:
 - `runner`: wall time of the task's runner calls (what `last_kernel_ms` sums);
 - `kernel`: time inside oneDNN / torch kernels: a runner bound to a oneDNN
-  primitive (`bare`) counts whole; for the others, the top-level ATen ops
-  that torch.profiler sees inside the runner (so it includes ATen dispatch);
+  primitive (`bare`) counts whole; for the others, the oneDNN primitives it
+  executes (timed one by one) plus the top-level ATen ops that
+  torch.profiler sees inside the runner (so it includes ATen dispatch);
 - `python`: runner minus kernel, our Python around the kernels.
 Below the table: the run loop's own overhead (`last_host_ms` minus the
 runners), the call's (the NpuGraph call minus `last_host_ms`), and eager's
@@ -38,6 +39,7 @@ import subprocess
 import sys
 import time
 import warnings
+import weakref
 
 import torch
 
@@ -73,13 +75,47 @@ def task_kind(task) -> str:
                     if op.name != "ge.yield")
 
 
-def _timed(run, kind: str, spent: dict):
+def _timed(run, kind: str, spent: dict, current: list):
     def call(*args):
+        current[0] = kind
         t0 = time.perf_counter()
         with torch.profiler.record_function(f"task::{kind}"):
             run(*args)
         spent[kind] += time.perf_counter() - t0
     return call
+
+
+def _record_primitives() -> list:
+    """Every oneDNN primitive created from now on (weakly held), so that the
+    profile can time their executions inside runners that are more than one."""
+    from runtime.host import onednn
+
+    made: list = []
+    init = onednn.Primitive.__init__
+
+    def recording(self, *args, **kwargs):
+        init(self, *args, **kwargs)
+        made.append(weakref.ref(self))
+    onednn.Primitive.__init__ = recording
+    return made
+
+
+def _timing_primitives(made: list, current: list, spent: dict) -> list:
+    """Time each recorded primitive's executions into spent[current task kind];
+    return what restores them."""
+    restore = []
+    for ref in made:
+        p = ref()
+        if p is None:
+            continue
+
+        def timed(execute=p.execute):
+            t0 = time.perf_counter()
+            execute()
+            spent[current[0]] += time.perf_counter() - t0
+        restore.append((p, p.execute))
+        p.execute = timed
+    return restore
 
 
 def _kernel_seconds(prof) -> dict[str, float]:
@@ -92,6 +128,7 @@ def _kernel_seconds(prof) -> dict[str, float]:
 
 
 def profile(steps: int, max_cache_len: int) -> dict:
+    made = _record_primitives()
     eager, ours, compiled, compile_s = build(max_cache_len)
     exe = compiled.executable
     kinds = [task_kind(t) for t in exe.tasks]
@@ -119,19 +156,26 @@ def profile(steps: int, max_cache_len: int) -> dict:
 
     # Per kind: runner wall time (plain), then the kernels inside (profiled runs).
     spent: dict[str, float] = collections.defaultdict(float)
+    current = [""]
     prepared = list(exe._prepared)
-    exe._prepared = [(_timed(run, kinds[i], spent), args)
+    exe._prepared = [(_timed(run, kinds[i], spent, current), args)
                      for i, (run, args) in zip(exe.host_order, prepared)]
+    in_onednn: dict[str, float] = collections.defaultdict(float)
+    restore = []
     try:
         for pos in range(steps):
             ours_step(pos % max_cache_len)
         runner = {k: v / steps for k, v in spent.items()}
+        restore = _timing_primitives(made, current, in_onednn)
         with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU]) as prof:
             for pos in range(steps):
                 ours_step(pos % max_cache_len)
-        kernel = {k: v / steps for k, v in _kernel_seconds(prof).items()}
+        kernel = {k: (v + in_onednn.get(k, 0.0)) / steps
+                  for k, v in _kernel_seconds(prof).items()}
     finally:
         exe._prepared = prepared
+        for p, execute in restore:
+            p.execute = execute
     rows = []
     for kind, seconds in sorted(runner.items(), key=lambda kv: -kv[1]):
         k = seconds if kind in bare else min(kernel.get(kind, 0.0), seconds)

@@ -190,6 +190,9 @@ RULES: tuple[FusionRule, ...] = (
     # the same with Llama's and T5's RMSNorm
     FusionRule("add_rms_norm", Op(ge.RmsNormOp, Op(ge.AddOp)), repeat=ELEMENTWISE),
     FusionRule("rotary_embedding", ROTARY),
+    # a slice of merge-parallel-linears' joined projection split into heads,
+    # heads first: one copy where each view was a task
+    FusionRule("split_heads", Op(ge.TransposeOp, Op(RESHAPES, Op(ge.SliceOp)))),
     FusionRule("gated_mlp", GATED_MLP),
     FusionRule("gated_mlp_decomposed", GATED_MLP_DECOMPOSED),
     FusionRule("elementwise", Op(ELEMENTWISE, Op(ELEMENTWISE), commutative=True),

@@ -25,6 +25,7 @@ place there. `RUNNERS` maps a body's first op to the builder that knows it:
     max_pool2d, global average pooling       pool runners
     embedding                                index_select into the view's rows
     one data-movement op                     one copy, or none if planned in place
+    a chain of views (split_heads)           one copy (of views made at load if it can)
 
 and any other body ending in an elementwise op with an `out=` form runs as
 usual except that its last op writes into the view (`_tail_task`).
@@ -1012,6 +1013,34 @@ def _rotary_task(t: Task) -> Runner | None:
     return rotary
 
 
+def _view_chain_task(t: Task) -> Runner | None:
+    """A body of views only (op-fusion's split_heads: slice, reshape,
+    transpose): one copy into the view. Where the input is a buffer bound
+    at load and the chain only re-addresses it, the chain's result is
+    that view, made once now; else the chain runs per call."""
+    x = 0 if len(t.ins) == 1 else None
+    if x is None or len(t.yielded) != 1 or not isinstance(t.out, torch.Tensor):
+        return None
+    body = BlockProgram(t.block)
+    bound = t.ins[x]
+    if isinstance(bound, torch.Tensor):
+        try:
+            (view,) = body.run([bound])
+        except RuntimeError:
+            view = None
+        if (view is not None and view.shape == t.out.shape
+                and view.untyped_storage().data_ptr() == bound.untyped_storage().data_ptr()
+                and not _overlap(view, t.out)):
+            def copy_views(*args):
+                t.out.copy_(view)
+            return copy_views
+    out = t.out
+
+    def views_then_copy(*args):
+        out.copy_(body.run(args)[0])
+    return views_then_copy
+
+
 def _embedding_task(t: Task) -> Runner | None:
     """embedding as index_select into the view's rows: op by op the gathered
     rows were a fresh tensor copied over (BERT-base's three lookups: 176
@@ -1098,6 +1127,8 @@ def _specialized(t: Task) -> Runner | None:
         return _layer_norm_task(t)
     if isinstance(t.ops[-1], ge.RmsNormOp):
         return _rms_norm_task(t)
+    if len(t.ops) > 1 and all(isinstance(op, VIEW_OPS) for op in t.ops):
+        return _view_chain_task(t)
     if isinstance(t.ops[-1], ge.MulOp) and len(t.ops) == 4:
         gated = _gated_mlp_task(t)
         if gated is not None:

@@ -695,6 +695,32 @@ func.func @elementwise_all(%x: tensor<8xf32>, %y: tensor<8xf32>, %i: tensor<8xi6
 
 // -----
 
+// split_heads: a slice of a joined q/k/v projection, split into heads and
+// heads first, is one group (one copy). Negative: a slice whose split is also
+// used outside (%kh, returned) stays apart, as does its transpose.
+// CHECK-LABEL: func.func @split_heads
+// CHECK:         %[[Q:[^ ]*]] = ge.fused "split_heads"(%qkv)
+// CHECK-NEXT:    ^bb0
+// CHECK-NEXT:      ge.slice
+// CHECK-NEXT:      ge.reshape
+// CHECK-NEXT:      ge.transpose
+// CHECK-NEXT:      ge.yield
+// CHECK:         %k = ge.slice %qkv
+// CHECK-NEXT:    %kh = ge.reshape %k
+// CHECK-NEXT:    %kt = ge.transpose %kh
+// CHECK-NEXT:    func.return %[[Q]], %kt, %kh :
+func.func @split_heads(%qkv: tensor<1x1x16xf32>) -> (tensor<1x2x1x4xf32>, tensor<1x2x1x4xf32>, tensor<1x1x2x4xf32>) {
+  %q = ge.slice %qkv {dim = -1 : i64, start = 0 : i64, end = 8 : i64, step = 1 : i64} : tensor<1x1x16xf32> -> tensor<1x1x8xf32>
+  %qh = ge.reshape %q : tensor<1x1x8xf32> -> tensor<1x1x2x4xf32>
+  %qt = ge.transpose %qh {permutation = array<i64: 0, 2, 1, 3>} : tensor<1x1x2x4xf32> -> tensor<1x2x1x4xf32>
+  %k = ge.slice %qkv {dim = -1 : i64, start = 8 : i64, end = 16 : i64, step = 1 : i64} : tensor<1x1x16xf32> -> tensor<1x1x8xf32>
+  %kh = ge.reshape %k : tensor<1x1x8xf32> -> tensor<1x1x2x4xf32>
+  %kt = ge.transpose %kh {permutation = array<i64: 0, 2, 1, 3>} : tensor<1x1x2x4xf32> -> tensor<1x2x1x4xf32>
+  func.return %qt, %kt, %kh : tensor<1x2x1x4xf32>, tensor<1x2x1x4xf32>, tensor<1x1x2x4xf32>
+}
+
+// -----
+
 // rotary_embedding: q * cos + cat(-q[..., 4:], q[..., :4]) * sin, one group.
 // CHECK-LABEL: func.func @rotary
 // CHECK:         %[[R:[^ ]*]] = ge.fused "rotary_embedding"(%q, %cos, %sin)
