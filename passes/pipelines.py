@@ -71,8 +71,8 @@ LEVELS: dict[str, tuple[str, ...]] = {
     "ge-O0": (),
     "ge-O1": ("canonicalize", "cse", "dce"),
     "ge-O2": ("canonicalize", "constant-fold", "fold-batch-norm", "cse", "dce"),
-    "ge-O3": ("canonicalize", "constant-fold", "fold-batch-norm", "cse",
-              "merge-parallel-linears", "op-fusion", "dce", "hardware-mapping"),
+    "ge-O3": ("canonicalize", "constant-fold", "fold-batch-norm", "cse", "op-fusion", "dce",
+              "hardware-mapping"),
 }
 
 # ge-O3 with the activations in NC1HWC0 from the first conv to the last.
@@ -251,9 +251,7 @@ class Flags:
         return cls(**keywords)
 
     def switched_off(self) -> set[str]:
-        off = {"op-fusion": self.enable_op_fusion,
-               "merge-parallel-linears": self.enable_op_fusion,  # a fusion too
-               "memory-reuse": self.enable_memory_reuse,
+        off = {"op-fusion": self.enable_op_fusion, "memory-reuse": self.enable_memory_reuse,
                "task-parallel": self.enable_task_parallel,
                "hardware-mapping": self.enable_hardware_mapping,
                "constant-fold": self.enable_constant_folding,
