@@ -29,6 +29,7 @@ PASSES: dict[str, str] = {
     "constant-fold": "passes.constant_fold:ConstantFoldPass",
     "cse": "passes.cse:CommonSubexpressionEliminationPass",
     "fold-batch-norm": "passes.fold_batch_norm:FoldBatchNormPass",
+    "merge-parallel-linears": "passes.merge_parallel_linears:MergeParallelLinearsPass",
     "op-fusion": "passes.op_fusion:OpFusionPass",
     "dce": "passes.dce:DeadCodeEliminationPass",
     "layout-transform": "passes.layout_transform:LayoutTransformPass",

@@ -42,6 +42,10 @@ RESHAPES = ge.views("reshape")
 # torch.export puts these: the split of a fused qkv projection, the split into
 # heads, heads first (k^T as well).
 VIEWS = ge.views("reshape", "slice", "transpose")
+# ... and the repeat of each KV head for grouped-query attention (Hugging
+# Face's repeat_kv: a view, an expand and a merge of the heads), which the
+# fused kernel reads as the cache's own heads, copying nothing.
+ATTENTION_VIEWS = (*VIEWS, *ge.views("expand"))
 # The activations the host runs as a conv's or a matmul's epilogue
 # (ge_dialect/traits.py `Activation`): those with a decomposed form first, as
 # their decomposition holds other activations of the conv (x * sigmoid(x)).
@@ -160,12 +164,13 @@ class FusionRule:
 RULES: tuple[FusionRule, ...] = (
     # q @ k^T (/ scale) (+ mask) -> softmax -> @ v; scale, mask and views optional.
     # The views that feed q, k and v join too (`repeat`): inside the group they
-    # are strided views the matmuls read, not copies into buffers of their own.
+    # are strided views the matmuls read, not copies into buffers of their own;
+    # so does repeat_kv's expand of grouped-query attention's KV heads.
     # Each form also with the transpose after it that merges the heads back
     # ([B, H, T, D] -> [B, T, H, D]): the fused kernel writes that layout
     # directly, where a task of its own would copy the result once more.
     *(FusionRule(name, (Op(ge.TransposeOp, attention(masked)), attention(masked)),
-                 repeat=VIEWS) for name, masked in ATTENTION_MASKS),
+                 repeat=ATTENTION_VIEWS) for name, masked in ATTENTION_MASKS),
     FusionRule("conv2d_batch_norm_relu", Op(ge.ReluOp, Op(ge.BatchNormOp, Op(ge.Conv2dOp)))),
     FusionRule("conv2d_add_relu", Op(ge.ReluOp, Op(ge.AddOp, Op(ge.Conv2dOp), commutative=True)),
                same_shape_operands),
@@ -185,6 +190,9 @@ RULES: tuple[FusionRule, ...] = (
     # the same with Llama's and T5's RMSNorm
     FusionRule("add_rms_norm", Op(ge.RmsNormOp, Op(ge.AddOp)), repeat=ELEMENTWISE),
     FusionRule("rotary_embedding", ROTARY),
+    # a slice of merge-parallel-linears' joined projection split into heads,
+    # heads first: one copy where each view was a task
+    FusionRule("split_heads", Op(ge.TransposeOp, Op(RESHAPES, Op(ge.SliceOp)))),
     FusionRule("gated_mlp", GATED_MLP),
     FusionRule("gated_mlp_decomposed", GATED_MLP_DECOMPOSED),
     FusionRule("elementwise", Op(ELEMENTWISE, Op(ELEMENTWISE), commutative=True),
@@ -226,9 +234,9 @@ def _rejection(members: list[Operation], claimed: Claimed) -> str | None:
 
 
 def _size(members: Sequence[Operation]) -> int:
-    """What max-group-size counts: the ops that compute. A view in a group is
+    """What max-group-size counts: the ops that compute. A view (an expand too) in a group is
     addressing (how a member reads its operand), not a step of its own."""
-    return sum(not isinstance(op, VIEWS) for op in members)
+    return sum(not isinstance(op, ATTENTION_VIEWS) for op in members)
 
 
 def _extend(members: list[Operation], kind: OpKind, max_size: int, claimed: Claimed) -> None:
@@ -399,7 +407,7 @@ class OpFusionPass(GEPass):
     Roots are visited from the end of each function backwards, so a chain is
     always matched from its last op and the longest rule wins.
     `max-group-size` caps the number of ops in one group that compute (views
-    do not count: slice, reshape, flatten, transpose); `report=FILE`
+    do not count: slice, reshape, flatten, transpose, expand); `report=FILE`
     writes the fusion report as JSON (see `fuse_module` for the Python API).
     """
 

@@ -310,3 +310,39 @@ def test_bf16_onednn_attention_gives_the_bodys_nan_for_a_query_with_no_key():
     assert body[1].isnan().all() and not body[0].isnan().any()
     assert torch.equal(got.isnan(), body.isnan())
     torch.testing.assert_close(got[0].float(), body[0].float(), rtol=2e-2, atol=2e-2)
+
+
+class GroupedQuery(torch.nn.Module):
+    """Llama's attention over a cache: repeat_kv's KV heads, a float mask."""
+
+    def __init__(self, heads=8, kv_heads=2):
+        super().__init__()
+        self.groups = heads // kv_heads
+
+    def forward(self, q, k, v, mask):
+        b, kvh, s, d = k.shape
+        k = k[:, :, None].expand(b, kvh, self.groups, s, d).reshape(b, kvh * self.groups, s, d)
+        v = v[:, :, None].expand(b, kvh, self.groups, s, d).reshape(b, kvh * self.groups, s, d)
+        scores = q @ k.transpose(2, 3) * d ** -0.5 + mask
+        return (torch.softmax(scores, dim=-1) @ v).transpose(1, 2)
+
+
+@pytest.mark.parametrize("queries,mask_heads", [(1, 1), (3, 1), (3, 8), (1, 8)])
+def test_grouped_query_attention_reads_the_kv_heads_without_repeating_them(queries, mask_heads):
+    """The repeat of each KV head joins the attention task, whose kernel then
+    reads the 2 cached heads for 8 query heads: no copy of the cache, eager's numbers."""
+    torch.manual_seed(0)
+    model = GroupedQuery().eval()
+
+    def inputs():
+        mask = torch.randn(2, mask_heads, queries, 12)
+        return (torch.randn(2, 8, queries, 16), torch.randn(2, 2, 12, 16),
+                torch.randn(2, 2, 12, 16), mask)
+    executable = compile_model(model, inputs())
+    fused = [r for r in executable.runners if getattr(r, "groups", 1) > 1]
+    assert [r.groups for r in fused] == [4], runs(executable)
+    assert not any("expand" in t.name for t in executable.tasks), runs(executable)
+    for trial in range(2):
+        x = inputs()
+        (got,) = executable.run(*x)
+        torch.testing.assert_close(got, model(*x), rtol=1e-4, atol=1e-4)

@@ -847,3 +847,97 @@ def test_a_conv_reads_a_graph_input_through_an_nhwc_copy_in_the_workspace():
     for layout in (torch.contiguous_format, torch.channels_last, torch.contiguous_format):
         x = torch.randn(2, 3, 12, 12).contiguous(memory_format=layout)
         torch.testing.assert_close(executable.run(x)[0], model(x), **TOL)
+
+
+class RMSNorms(nn.Module):
+    """Llama's RMSNorm written as HF writes it (recomposed into ge.rms_norm):
+    after a sum (add_rms_norm, with a constant too), alone after a linear, and
+    without a weight."""
+
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(16, 16)
+        self.weight = nn.Parameter(torch.randn(16))
+
+    def norm(self, x, weight=True):
+        x = x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6)
+        return self.weight * x if weight else x
+
+    def forward(self, x, y):
+        a = self.norm(x + y + 1000.0)  # a large mean: nothing may cancel
+        return a, self.norm(self.lin(x)), self.norm(self.lin(a), weight=False)
+
+
+def test_rms_norms_write_their_views():
+    torch.manual_seed(0)
+    inputs = (torch.randn(2, 3, 16), torch.randn(2, 3, 16))
+    module, expected = compiled(RMSNorms(), inputs)
+    fast = Executable(module)
+    used = kinds(fast)
+    assert sorted(n for n in used.values() if "rms_norm" in n) == [
+        "add_rms_norm", "rms_norm", "rms_norm"], used
+    matches_eager_then_generic(fast, module, inputs, expected, scales=(3.0, 0.01))
+
+
+def rotate_half(x):
+    half = x.shape[-1] // 2
+    return torch.cat((-x[..., half:], x[..., :half]), dim=-1)
+
+
+class Rotary(nn.Module):
+    """Llama's rotary embedding of q and k after their projections, cos and
+    sin given per position (graph inputs), and a look-alike that rotates by
+    uneven parts (x[..., 3:] and x[..., :3]), which the runner must refuse."""
+
+    def __init__(self):
+        super().__init__()
+        self.q, self.k = nn.Linear(16, 16), nn.Linear(16, 8)
+
+    def forward(self, x, cos, sin):
+        b, t, _ = x.shape
+        q = self.q(x).view(b, t, 4, 4).transpose(1, 2)
+        k = self.k(x).view(b, t, 2, 4).transpose(1, 2)
+        cos, sin = cos[:, None], sin[:, None]
+        v = self.q(x * 2.0).view(b, t, 4, 4).transpose(1, 2)
+        uneven = torch.cat((-v[..., 3:], v[..., :3]), dim=-1)
+        return (q * cos + rotate_half(q) * sin, k * cos + rotate_half(k) * sin,
+                v * cos + uneven * sin)
+
+
+def test_rotary_embeddings_run_as_one_runner():
+    torch.manual_seed(0)
+    angles = torch.randn(2, 3, 4)
+    inputs = (torch.randn(2, 3, 16), angles.cos(), angles.sin())
+    module, expected = compiled(Rotary(), inputs)
+    fast = Executable(module)
+    used = kinds(fast)
+    assert sorted(n for n in used.values() if n == "rotary") == ["rotary"] * 2, used
+    assert sum(t.name.startswith("rotary_embedding") for t in fast.tasks) == 3, used
+    matches_eager_then_generic(fast, module, inputs, expected, scales=(3.0,))
+
+
+class GatedMLPs(nn.Module):
+    """Llama's SwiGLU MLP (no biases), one with biases, and one whose
+    projections read different inputs (not one linear: the generic path)."""
+
+    def __init__(self):
+        super().__init__()
+        self.gate, self.up = nn.Linear(16, 24, bias=False), nn.Linear(16, 24, bias=False)
+        self.gate_b, self.up_b = nn.Linear(16, 24), nn.Linear(16, 24)
+
+    def forward(self, x, y):
+        h = x * 2.0
+        return (F.silu(self.gate(h)) * self.up(h), self.up_b(h) * F.silu(self.gate_b(h)),
+                F.silu(self.gate(y)) * self.up(y * 3.0))
+
+
+@pytest.mark.parametrize("primitives", PRIMITIVES)
+def test_gated_mlps_run_as_one_linear(primitives):
+    torch.manual_seed(0)
+    inputs = (torch.randn(2, 3, 16), torch.randn(2, 3, 16))
+    module, expected = compiled(GatedMLPs(), inputs)
+    fast = Executable(module, options=Options(primitives=primitives))
+    used = kinds(fast)
+    assert sum(t.name.startswith("gated_mlp") for t in fast.tasks) == 3, used
+    assert sorted(n for n in used.values() if n == "gated_mlp") == ["gated_mlp"] * 2, used
+    matches_eager_then_generic(fast, module, inputs, expected, scales=(3.0,))

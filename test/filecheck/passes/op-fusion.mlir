@@ -584,6 +584,73 @@ func.func @attention_merged_heads(%q: tensor<1x2x3x4xf32>, %kt: tensor<1x2x4x3xf
 
 // -----
 
+// Grouped-query attention: Hugging Face's repeat_kv of the KV heads (a view
+// with a new dim, an expand, a merge of the heads) joins the group, which then
+// reads the cache's 2 heads as they are instead of a copy of 4 (the expand
+// counts as a view, not towards max-group-size).
+// CHECK-LABEL: func.func @attention_grouped_query
+// CHECK:         %[[A:[^ ]*]] = ge.fused "attention"(%k, %q, %v)
+// CHECK-NEXT:    ^bb0
+// CHECK-NEXT:      ge.reshape
+// CHECK-NEXT:      ge.expand
+// CHECK-NEXT:      ge.flatten
+// CHECK-NEXT:      ge.transpose
+// CHECK-NEXT:      ge.matmul
+// CHECK-NEXT:      ge.softmax
+// CHECK-NEXT:      ge.reshape
+// CHECK-NEXT:      ge.expand
+// CHECK-NEXT:      ge.flatten
+// CHECK-NEXT:      ge.matmul
+// CHECK-NEXT:      ge.yield
+// CHECK:         func.return %[[A]] :
+func.func @attention_grouped_query(%q: tensor<1x4x1x4xf32>, %k: tensor<1x2x5x4xf32>, %v: tensor<1x2x5x4xf32>) -> tensor<1x4x1x4xf32> {
+  %k5 = ge.reshape %k : tensor<1x2x5x4xf32> -> tensor<1x2x1x5x4xf32>
+  %ke = ge.expand %k5 : tensor<1x2x1x5x4xf32> -> tensor<1x2x2x5x4xf32>
+  %kr = ge.flatten %ke {start_dim = 1 : i64, end_dim = 2 : i64} : tensor<1x2x2x5x4xf32> -> tensor<1x4x5x4xf32>
+  %kt = ge.transpose %kr {permutation = array<i64: 0, 1, 3, 2>} : tensor<1x4x5x4xf32> -> tensor<1x4x4x5xf32>
+  %s = ge.matmul %q, %kt : tensor<1x4x1x4xf32>, tensor<1x4x4x5xf32> -> tensor<1x4x1x5xf32>
+  %p = ge.softmax %s {dim = -1 : i64} : tensor<1x4x1x5xf32>
+  %v5 = ge.reshape %v : tensor<1x2x5x4xf32> -> tensor<1x2x1x5x4xf32>
+  %ve = ge.expand %v5 : tensor<1x2x1x5x4xf32> -> tensor<1x2x2x5x4xf32>
+  %vr = ge.flatten %ve {start_dim = 1 : i64, end_dim = 2 : i64} : tensor<1x2x2x5x4xf32> -> tensor<1x4x5x4xf32>
+  %o = ge.matmul %p, %vr : tensor<1x4x1x5xf32>, tensor<1x4x5x4xf32> -> tensor<1x4x1x4xf32>
+  func.return %o : tensor<1x4x1x4xf32>
+}
+
+// -----
+
+// Negative: a repeated v that is also used outside (%ve, returned) stays
+// outside the group with what comes before it; the merge of its heads joins.
+// CHECK-LABEL: func.func @attention_grouped_query_escapes
+// CHECK:         %ve = ge.expand
+// CHECK-NEXT:    %[[A:[^ ]*]] = ge.fused "attention"(%k, %q, %ve)
+// CHECK-NEXT:    ^bb0
+// CHECK-NEXT:      ge.reshape
+// CHECK-NEXT:      ge.expand
+// CHECK-NEXT:      ge.flatten
+// CHECK-NEXT:      ge.transpose
+// CHECK-NEXT:      ge.matmul
+// CHECK-NEXT:      ge.softmax
+// CHECK-NEXT:      ge.flatten
+// CHECK-NEXT:      ge.matmul
+// CHECK-NEXT:      ge.yield
+// CHECK:         func.return %[[A]], %ve :
+func.func @attention_grouped_query_escapes(%q: tensor<1x4x1x4xf32>, %k: tensor<1x2x5x4xf32>, %v: tensor<1x2x5x4xf32>) -> (tensor<1x4x1x4xf32>, tensor<1x2x2x5x4xf32>) {
+  %k5 = ge.reshape %k : tensor<1x2x5x4xf32> -> tensor<1x2x1x5x4xf32>
+  %ke = ge.expand %k5 : tensor<1x2x1x5x4xf32> -> tensor<1x2x2x5x4xf32>
+  %kr = ge.flatten %ke {start_dim = 1 : i64, end_dim = 2 : i64} : tensor<1x2x2x5x4xf32> -> tensor<1x4x5x4xf32>
+  %kt = ge.transpose %kr {permutation = array<i64: 0, 1, 3, 2>} : tensor<1x4x5x4xf32> -> tensor<1x4x4x5xf32>
+  %s = ge.matmul %q, %kt : tensor<1x4x1x4xf32>, tensor<1x4x4x5xf32> -> tensor<1x4x1x5xf32>
+  %p = ge.softmax %s {dim = -1 : i64} : tensor<1x4x1x5xf32>
+  %v5 = ge.reshape %v : tensor<1x2x5x4xf32> -> tensor<1x2x1x5x4xf32>
+  %ve = ge.expand %v5 : tensor<1x2x1x5x4xf32> -> tensor<1x2x2x5x4xf32>
+  %vr = ge.flatten %ve {start_dim = 1 : i64, end_dim = 2 : i64} : tensor<1x2x2x5x4xf32> -> tensor<1x4x5x4xf32>
+  %o = ge.matmul %p, %vr : tensor<1x4x1x5xf32>, tensor<1x4x5x4xf32> -> tensor<1x4x1x4xf32>
+  func.return %o, %ve : tensor<1x4x1x4xf32>, tensor<1x2x2x5x4xf32>
+}
+
+// -----
+
 // Negative: the probabilities are also returned, so the block cannot be one
 // op; the softmax stays, and the scores fuse no further than their own chain.
 // CHECK-LABEL: func.func @attention_probs_escape
@@ -624,6 +691,32 @@ func.func @elementwise_all(%x: tensor<8xf32>, %y: tensor<8xf32>, %i: tensor<8xi6
   %5 = ge.maximum %3, %4 : tensor<8xf32>, tensor<8xf32> -> tensor<8xf32>
   %6 = ge.mul %2, %5 : tensor<8xf32>, tensor<8xf32> -> tensor<8xf32>
   func.return %6, %e : tensor<8xf32>, tensor<8xf32>
+}
+
+// -----
+
+// split_heads: a slice of a joined q/k/v projection, split into heads and
+// heads first, is one group (one copy). Negative: a slice whose split is also
+// used outside (%kh, returned) stays apart, as does its transpose.
+// CHECK-LABEL: func.func @split_heads
+// CHECK:         %[[Q:[^ ]*]] = ge.fused "split_heads"(%qkv)
+// CHECK-NEXT:    ^bb0
+// CHECK-NEXT:      ge.slice
+// CHECK-NEXT:      ge.reshape
+// CHECK-NEXT:      ge.transpose
+// CHECK-NEXT:      ge.yield
+// CHECK:         %k = ge.slice %qkv
+// CHECK-NEXT:    %kh = ge.reshape %k
+// CHECK-NEXT:    %kt = ge.transpose %kh
+// CHECK-NEXT:    func.return %[[Q]], %kt, %kh :
+func.func @split_heads(%qkv: tensor<1x1x16xf32>) -> (tensor<1x2x1x4xf32>, tensor<1x2x1x4xf32>, tensor<1x1x2x4xf32>) {
+  %q = ge.slice %qkv {dim = -1 : i64, start = 0 : i64, end = 8 : i64, step = 1 : i64} : tensor<1x1x16xf32> -> tensor<1x1x8xf32>
+  %qh = ge.reshape %q : tensor<1x1x8xf32> -> tensor<1x1x2x4xf32>
+  %qt = ge.transpose %qh {permutation = array<i64: 0, 2, 1, 3>} : tensor<1x1x2x4xf32> -> tensor<1x2x1x4xf32>
+  %k = ge.slice %qkv {dim = -1 : i64, start = 8 : i64, end = 16 : i64, step = 1 : i64} : tensor<1x1x16xf32> -> tensor<1x1x8xf32>
+  %kh = ge.reshape %k : tensor<1x1x8xf32> -> tensor<1x1x2x4xf32>
+  %kt = ge.transpose %kh {permutation = array<i64: 0, 2, 1, 3>} : tensor<1x1x2x4xf32> -> tensor<1x2x1x4xf32>
+  func.return %qt, %kt, %kh : tensor<1x2x1x4xf32>, tensor<1x2x1x4xf32>, tensor<1x1x2x4xf32>
 }
 
 // -----
