@@ -46,6 +46,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from bench.llm_worker import PROGRESS  # the line a worker logs every 100 tokens
+
 ROOT = Path(__file__).resolve().parents[1]
 OV_PYTHON = ROOT / ".venv-ov" / "bin" / "python"
 
@@ -149,10 +151,15 @@ def worker_main(peer: str, model_dir: str, threads: int) -> int:
 
 class Worker:
     """One peer's process. Requests and answers are JSON lines; every wait has a
-    deadline, and a worker that misses one is killed and its row says so."""
+    deadline and the worker's RSS a ceiling (a runtime that keeps a plan per
+    shape can fill the machine): a worker that misses either is killed and
+    its row says so, with the last progress line it logged."""
 
-    def __init__(self, argv: list[str], log_path: Path, timeout: float):
-        self.log_path, self.timeout = log_path, timeout
+    POLL_S = 0.5  # how often a wait looks at the worker's RSS
+
+    def __init__(self, argv: list[str], log_path: Path, timeout: float,
+                 max_rss_mb: float = float("inf")):
+        self.log_path, self.timeout, self.max_rss_mb = log_path, timeout, max_rss_mb
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(
             [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])}
         self.log = open(log_path, "w")
@@ -168,20 +175,43 @@ class Worker:
         self.lines.put(None)
 
     def _answer(self) -> dict:
-        try:
-            line = self.lines.get(timeout=self.timeout)
-        except queue.Empty:
-            self.close()
-            return {"error": f"no answer within {self.timeout:.0f} s (log: {self.log_path})"}
+        deadline = time.monotonic() + self.timeout
+        while True:
+            try:
+                line = self.lines.get(timeout=self.POLL_S)
+                break
+            except queue.Empty:
+                rss = process_rss_mb(self.proc.pid)
+                if rss > self.max_rss_mb:
+                    self._kill()
+                    return {"error": f"stopped: RSS reached {rss:.0f} MB, over --max-rss-mb "
+                                     f"{self.max_rss_mb:.0f}{self._progress()}"}
+                if time.monotonic() > deadline:
+                    self._kill()
+                    return {"error": f"no answer within {self.timeout:.0f} s"
+                                     f"{self._progress()} (log: {self.log_path})"}
         if line is None:
             code = self.proc.wait(timeout=30)
-            return {"error": f"the worker exited with code {code}: {self._last_log_line()}"}
+            how = f"was killed by signal {-code}" if code < 0 else f"exited with code {code}"
+            return {"error": f"the worker {how}{self._progress()}: {self._last_log_line()}"}
         return json.loads(line)
 
-    def _last_log_line(self) -> str:
+    def _kill(self) -> None:
+        self.proc.kill()
+        self.proc.wait(timeout=30)
+
+    def _log_lines(self) -> list[str]:
         self.log.flush()
-        lines = [line.strip() for line in self.log_path.read_text().splitlines() if line.strip()]
+        return [line.strip() for line in self.log_path.read_text(errors="replace").splitlines()
+                if line.strip()]
+
+    def _last_log_line(self) -> str:
+        lines = [line for line in self._log_lines() if not line.startswith(PROGRESS)]
         return lines[-1] if lines else "(no output)"
+
+    def _progress(self) -> str:
+        lines = [line for line in self._log_lines() if line.startswith(PROGRESS)]
+        return f" ({lines[-1][len(PROGRESS):].strip()})" if lines else ""
 
     def request(self, **message) -> dict:
         if self.proc.poll() is not None:
@@ -208,6 +238,15 @@ def worker_argv(peer: str, model_dir: str, args) -> list[str]:
                 "--model-dir", model_dir, "--threads", str(args.threads)]
     return [sys.executable, "-m", "bench.llm", "--worker", peer, "--model-dir", model_dir,
             "--threads", str(args.threads)]
+
+
+def process_rss_mb(pid: int) -> float:
+    """Another process's resident set in MB (0 once it is gone)."""
+    try:
+        with open(f"/proc/{pid}/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+    except (OSError, IndexError, ValueError):
+        return 0.0
 
 
 def openvino_missing(ov_python: Path) -> str | None:
@@ -293,7 +332,7 @@ def bench_size(size: str, peers: list[str], args, workdir: str) -> list[dict]:
             continue
         print(f"  {size} {peer}: setting up", file=sys.stderr, flush=True)
         worker = Worker(worker_argv(peer, model_dir, args),
-                        Path(workdir) / f"{size}-{peer}.log", args.timeout)
+                        Path(workdir) / f"{size}-{peer}.log", args.timeout, args.max_rss_mb)
         workers[peer] = worker
         if "error" in worker.ready:
             fail(peer, worker.ready["error"])
@@ -323,7 +362,7 @@ def bench_size(size: str, peers: list[str], args, workdir: str) -> list[dict]:
             print(f"  {size} {peer}: {args.long_tokens} tokens in a fresh worker",
                   file=sys.stderr, flush=True)
             worker = Worker(worker_argv(peer, model_dir, args),
-                            Path(workdir) / f"{size}-{peer}-long.log", args.timeout)
+                            Path(workdir) / f"{size}-{peer}-long.log", args.timeout, args.max_rss_mb)
             answer = worker.ready if "error" in worker.ready else run_generate(
                 worker, prompt, args.long_tokens, rss_at=[RSS_FROM])
             worker.close()
@@ -466,6 +505,8 @@ def parse_args(argv):
                    help="idle seconds before each timed call (peers' spinning threads)")
     p.add_argument("--timeout", type=float, default=1800,
                    help="seconds a worker may take to answer one request")
+    p.add_argument("--max-rss-mb", type=float, default=8192,
+                   help="a worker whose RSS passes this is stopped and its row says so")
     p.add_argument("--ov-python", type=Path, default=OV_PYTHON,
                    help="the OpenVINO venv's python (make bench-llm-venv)")
     p.add_argument("--json", help="write the rows here")

@@ -26,6 +26,9 @@ import sys
 import time
 import traceback
 
+PROGRESS = "bench.llm progress:"
+PROGRESS_EVERY = 100  # tokens
+
 
 def rss_mb() -> float:
     """This process's resident set now, in MB (/proc; the peak where there is none)."""
@@ -54,8 +57,12 @@ def make_streamer(rss_at: list[int]):
 
         def put(self, value):
             self.stamps.append(time.perf_counter())
-            if len(self.stamps) - 1 in rss_at:
-                self.rss[str(len(self.stamps) - 1)] = rss_mb()
+            tokens = len(self.stamps) - 1
+            if tokens in rss_at:
+                self.rss[str(tokens)] = rss_mb()
+            if tokens and tokens % PROGRESS_EVERY == 0:  # bench/llm.py quotes it if we die
+                print(f"{PROGRESS} token {tokens}, RSS {rss_mb():.0f} MB", file=sys.stderr,
+                      flush=True)
 
         def end(self):
             pass

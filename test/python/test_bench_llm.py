@@ -50,6 +50,22 @@ def test_a_worker_that_hangs_or_dies_gives_an_error_not_a_hang(tmp_path):
                       tmp_path / "dead.log", timeout=30)
     assert dead.ready["error"] == "the worker exited with code 1: no model here"
     dead.close()
+    killed = llm.Worker([sys.executable, "-c", "import os, signal, sys; "
+                         "print('bench.llm progress: token 300, RSS 9000 MB', file=sys.stderr); "
+                         "os.kill(os.getpid(), signal.SIGKILL)"], tmp_path / "killed.log",
+                        timeout=30)
+    assert killed.ready["error"].startswith(
+        "the worker was killed by signal 9 (token 300, RSS 9000 MB)")
+    killed.close()
+
+
+def test_a_worker_over_the_rss_ceiling_is_stopped(tmp_path):
+    grows = llm.Worker([sys.executable, "-c", "import time; x = bytearray(400 * 2**20); "
+                        "x[::4096] = b'1' * len(x[::4096]); time.sleep(60)"],
+                       tmp_path / "grows.log", timeout=60, max_rss_mb=200)
+    assert grows.ready["error"].startswith("stopped: RSS reached ")
+    assert "over --max-rss-mb 200" in grows.ready["error"]
+    assert grows.proc.poll() is not None
 
 
 def test_a_peer_that_fails_in_setup_says_why(tmp_path):
