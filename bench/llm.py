@@ -189,7 +189,7 @@ class Worker:
                 if time.monotonic() > deadline:
                     self._kill()
                     return {"error": f"no answer within {self.timeout:.0f} s"
-                                     f"{self._progress()} (log: {self.log_path})"}
+                                     f"{self._progress()}: {self._last_log_line()}"}
         if line is None:
             code = self.proc.wait(timeout=30)
             how = f"was killed by signal {-code}" if code < 0 else f"exited with code {code}"
