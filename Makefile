@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 # Pinned CPU build: a loose `torch` would pull a multi-GB CUDA wheel.
 TORCH := torch==2.13.0
 
-.PHONY: demo test lit pytest clean
+.PHONY: demo test lit pytest clean bench-llm-venv
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -33,5 +33,21 @@ test: $(STAMP)
 	$(BIN)/lit -s test/filecheck
 	$(PYTEST)
 
+# OpenVINO's row of bench/llm.py: optimum-intel pins transformers<5.6, older
+# than the project's, so it gets a venv of its own (never made in CI).
+OV_VENV := .venv-ov
+OV_PYTHON ?= python3.11
+
+bench-llm-venv: $(OV_VENV)/.installed
+
+$(OV_VENV)/.installed:
+	$(OV_PYTHON) -m venv $(OV_VENV)
+	$(OV_VENV)/bin/python -m pip install -q --upgrade pip
+	$(OV_VENV)/bin/python -m pip install -q $(TORCH) optimum-intel openvino 'transformers<5.6'
+	# The torchvision it pulls is not built for the CPU torch: its ops fail to
+	# load, and transformers then fails to import. Nothing here needs it.
+	$(OV_VENV)/bin/python -m pip uninstall -y -q torchvision
+	touch $@
+
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) $(OV_VENV) build *.egg-info
