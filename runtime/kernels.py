@@ -23,7 +23,7 @@ from ge_dialect import ge
 from ge_dialect.ascend import CUBE_OPS
 from ge_dialect.tensors import to_numpy
 from runtime import custom_ops
-from runtime.host import bf16
+from runtime.host import bf16, int8
 from runtime.host import nc1hwc0 as layout
 
 Kernel = Callable[..., torch.Tensor]
@@ -631,6 +631,7 @@ KERNELS: dict[type[Operation], Callable[[Operation], Kernel]] = {
     ge.AvgPool3dOp: _avg_pool3d,
     ge.MatMulOp: lambda op: torch.matmul,
     ge.LinearOp: lambda op: F.linear,
+    ge.WeightQuantLinearOp: lambda op: int8.weight_quant_linear,
     # shapes, layout and data movement
     ge.TransDataOp: _trans_data,
     ge.FlattenOp: _flatten,
