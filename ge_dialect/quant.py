@@ -27,7 +27,7 @@ from xdsl.utils.exceptions import VerifyException
 from ge_dialect import shapes
 from ge_dialect.op_base import AnyTensor, GEOp, element_type, shape_of, tensor_type
 from ge_dialect.shapes import Shape, ShapeError
-from ge_dialect.traits import CubeWork
+from ge_dialect.traits import CubeWork, MixPrecision
 
 QUANTIZED_TYPES = ("i8", "ui8")
 
@@ -158,7 +158,8 @@ class WeightQuantLinearOp(GEOp):
     bias = opt_operand_def(AnyTensor)
     output = result_def(AnyTensor)
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
-    traits = traits_def(Pure(), CubeWork())
+    # mixed precision moves its activations, scale and bias; the weight stays int8
+    traits = traits_def(Pure(), CubeWork(), MixPrecision("allow"))
     assembly_format = (
         "$input `,` $weight `,` $antiquant_scale (`,` $bias^)? attr-dict `:` type($input) `,` "
         "type($weight) `,` type($antiquant_scale) (`,` type($bias)^)? `->` type($output)")

@@ -76,8 +76,11 @@ def _quantize(op: Operation, x: SSAValue, weight: np.ndarray, bias: SSAValue | N
     s_op.output.name_hint = base + "_scale"
     new = ge.WeightQuantLinearOp(x, q_op.output, s_op.output, bias)
     new.output.name_hint = op.results[0].name_hint
+    float_weight = op.operands[1]
     rewriter.insert([q_op, s_op], InsertPoint.before(op))
     rewriter.replace(op, new)
+    if not float_weight.uses:  # no reader left: the float bytes go at once
+        rewriter.erase(float_weight.owner)
 
 
 def _as(values: np.ndarray, element: str) -> np.ndarray:
@@ -109,8 +112,8 @@ class QuantizeMatMulWeight(RewritePattern):
 @dataclass(frozen=True)
 class QuantizeWeightsPass(GEPass):
     """Store the constant weights of linears and matmuls in int8 with a
-    per-output-channel scale (weight-only quantization). The float
-    constants are left for dce when nothing else reads them."""
+    per-output-channel scale (weight-only quantization). A float constant
+    that nothing else reads (a tied embedding does) is erased."""
 
     name = "quantize-weights"
     dtype: str = "int8"
