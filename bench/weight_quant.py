@@ -8,7 +8,7 @@ per-token time is the median over the decode steps, in interleaved rounds
 so that load on the machine hits both alike. Prints the tokens, whether
 they agree, the ratio, the load (`uptime`) and the CPU's ISA.
 
-    python bench/weight_quant.py [--tokens 16] [--rounds 3] [--layers 8]
+    python bench/weight_quant.py [--tokens 16] [--rounds 3] [--layers 8] [--threads N]
 """
 
 import argparse
@@ -57,8 +57,11 @@ def main(argv=None) -> int:
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--layers", type=int, default=8)
     p.add_argument("--dim", type=int, default=1024)
+    p.add_argument("--threads", type=int, help="torch.set_num_threads (default: torch's)")
     p.add_argument("--json", help="write the figures here")
     args = p.parse_args(argv)
+    if args.threads:
+        torch.set_num_threads(args.threads)
 
     torch.manual_seed(0)
     config = Config(vocab=8192, dim=args.dim, layers=args.layers, heads=16, kv_heads=4,

@@ -79,6 +79,11 @@ LEVELS: dict[str, tuple[str, ...]] = {
               "hardware-mapping"),
 }
 
+# Static quantization (npu_graph.quantize): the float graph calibration observes
+# (constants folded, BatchNorm in the convs, as AMCT calibrates), then QDQ.
+CALIBRATION_LEVEL = "ge-O2"
+QUANTIZE_STATIC = "quantize-static,cse"
+
 # ge-O3 with the activations in NC1HWC0 from the first conv to the last.
 NC1HWC0_PIPELINE = ("ge-O3{disable=op-fusion,hardware-mapping},layout-transform,cse,op-fusion,dce,"
                     "hardware-mapping")

@@ -183,3 +183,37 @@ def task_runner(t):
     def int8_weight_gemv(*args):
         weight_quant_linear(args[x], weight, scale, bias, out)
     return int8_weight_gemv
+
+
+def _along(t: torch.Tensor, axis: int, rank: int) -> torch.Tensor:
+    """A scale or zero point shaped to broadcast along `axis` (per tensor if one element)."""
+    if t.numel() == 1:
+        return t.reshape(())
+    shape = [1] * rank
+    shape[axis % rank] = -1
+    return t.reshape(shape)
+
+
+# The integer range of each quantized type.
+RANGES = {torch.int8: (-128, 127), torch.uint8: (0, 255)}
+
+
+def quantize(x: torch.Tensor, scale: torch.Tensor, zero_point: torch.Tensor | None,
+             axis: int, dtype: torch.dtype) -> torch.Tensor:
+    """ONNX QuantizeLinear: saturate(round_half_even(x / scale) + zero_point),
+    computed in fp32 as ONNX specifies."""
+    s = _along(scale.float(), axis, x.dim())
+    y = torch.round(x.float() / s)
+    if zero_point is not None:
+        y = y + _along(zero_point.float(), axis, x.dim())
+    low, high = RANGES[dtype]
+    return y.clamp_(low, high).to(dtype)
+
+
+def dequantize(q: torch.Tensor, scale: torch.Tensor, zero_point: torch.Tensor | None,
+               axis: int) -> torch.Tensor:
+    """ONNX DequantizeLinear: (q - zero_point) * scale, in the scale's type."""
+    y = q.float()
+    if zero_point is not None:
+        y = y - _along(zero_point.float(), axis, q.dim())
+    return (y * _along(scale.float(), axis, q.dim())).to(scale.dtype)
