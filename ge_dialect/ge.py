@@ -49,13 +49,14 @@ from xdsl.irdl import (
 from xdsl.traits import ConstantLike, IsolatedFromAbove, IsTerminator, OpTrait, Pure
 from xdsl.utils.exceptions import VerifyException
 
-from ge_dialect import elementwise, indexing, nn, reductions, shapes
+from ge_dialect import elementwise, indexing, nn, quant, reductions, shapes
 # Every op class of the families and the shared helpers (ge.shape_of, ...),
 # so that `ge.<Name>Op` names any GE op wherever it is declared.
 from ge_dialect.elementwise import *  # noqa: F403
 from ge_dialect.indexing import *  # noqa: F403
 from ge_dialect.nn import *  # noqa: F403
 from ge_dialect.op_base import *  # noqa: F403
+from ge_dialect.quant import *  # noqa: F403
 from ge_dialect.reductions import *  # noqa: F403
 from ge_dialect.shapes import Shape, ShapeError
 from ge_dialect.traits import CubeWork, Elementwise, MixPrecision, View
@@ -890,7 +891,7 @@ GE = Dialect(
         ConstOp, *elementwise.OPS, *nn.OPS,
         FlattenOp, ReshapeOp, MatMulOp, LinearOp, TransposeOp, ExpandOp, SliceOp, DimOp, ArangeOp,
         ConcatOp, ReverseOp, TileOp,
-        *indexing.OPS, *reductions.OPS,
+        *indexing.OPS, *reductions.OPS, *quant.OPS,
         TransDataOp, YieldOp, FusedOp, IfOp, WhileOp, CustomOp,
         DynamicSliceOp, ScatterUpdateOp, AssignOp,
     ],

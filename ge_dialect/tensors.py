@@ -12,6 +12,8 @@ import ml_dtypes
 import numpy as np
 from xdsl.dialects.builtin import (
     BytesAttr,
+    IntegerType,
+    Signedness,
     bf16,
     DenseIntOrFPElementsAttr,
     TensorType,
@@ -25,10 +27,11 @@ from xdsl.dialects.builtin import (
 )
 
 _TO_NUMPY = {"bf16": ml_dtypes.bfloat16, "f16": np.float16, "f32": np.float32, "f64": np.float64, "i1": np.bool_,
-             "i8": np.int8, "i32": np.int32, "i64": np.int64}
+             "i8": np.int8, "ui8": np.uint8, "i32": np.int32, "i64": np.int64}
 _FROM_NUMPY = {np.dtype(ml_dtypes.bfloat16): bf16, np.dtype(np.float16): f16, np.dtype(np.float32): f32,
                np.dtype(np.float64): f64, np.dtype(np.bool_): i1, np.dtype(np.int8): i8,
-               np.dtype(np.int32): i32, np.dtype(np.int64): i64}
+               np.dtype(np.int32): i32, np.dtype(np.int64): i64,
+               np.dtype(np.uint8): IntegerType(8, Signedness.UNSIGNED)}
 
 
 def to_numpy(attr: DenseIntOrFPElementsAttr) -> np.ndarray:

@@ -15,10 +15,11 @@ from npu_graph.custom_op import custom_op
 from npu_graph.graph_executor import GraphExecutor
 from npu_graph.graph import GEGraph, GraphParser, NpuGraph, OptimizedGraph
 from npu_graph.optimizer import CompileError, GraphOptimizer
+from npu_graph.quantize import QuantizeError, quantize
 
 load = NpuGraph.load
 register_backend()
 
 __all__ = ["CompileError", "CompilerConfig", "GEGraph", "GraphExecutor", "GraphOptimizer",
            "GraphParser", "NpuFileError", "NpuGraph", "OptimizedGraph", "custom_op", "explain",
-           "get_npu_backend", "load"]
+           "get_npu_backend", "load", "quantize", "QuantizeError"]

@@ -35,6 +35,8 @@ PASSES: dict[str, str] = {
     "layout-transform": "passes.layout_transform:LayoutTransformPass",
     "hardware-mapping": "passes.hardware_mapping:HardwareMappingPass",
     "precision-mode": "passes.precision_mode:PrecisionModePass",
+    "quantize-static": "passes.quantize_static:QuantizeStaticPass",
+    "quantize-weights": "passes.quantize_weights:QuantizeWeightsPass",
     "lower-to-ascend": "lowering.ge_to_ascend:LowerToAscendPass",
     "memory-reuse": "passes.memory_reuse:MemoryReusePass",
     "task-parallel": "passes.task_parallel:TaskParallelPass",

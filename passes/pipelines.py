@@ -42,6 +42,9 @@ The ordering rules, each stated once:
    every lowered graph. In a graph with `?` dims it plans the streams and the
    static buffers; the executor places the `ascend.dyn_buffer`s per input
    shape when it runs.
+6. `quantize-weights` (`weight_quant="int8"`) runs after constant-fold,
+   which makes the weights constants, and before op-fusion, whose linear
+   rules are for float weights.
 
 `layout-transform` (NC1HWC0) is not in a level: the host runtime's 5-D
 kernels unpack to NCHW, so it costs host time until they are native; run it
@@ -66,6 +69,7 @@ from target.hardware import DEFAULT_CHIP
 DEFAULT_LEVEL = "ge-O3"
 DEFAULT_MAX_STREAMS = 4  # GE's ge.streamMaxParallelNum default here
 LOWERING = "lower-to-ascend"
+WEIGHT_QUANT = ("int8",)  # Flags.weight_quant: the weight types quantize-weights writes
 
 LEVELS: dict[str, tuple[str, ...]] = {
     "ge-O0": (),
@@ -74,6 +78,11 @@ LEVELS: dict[str, tuple[str, ...]] = {
     "ge-O3": ("canonicalize", "constant-fold", "fold-batch-norm", "cse", "op-fusion", "dce",
               "hardware-mapping"),
 }
+
+# Static quantization (npu_graph.quantize): the float graph calibration observes
+# (constants folded, BatchNorm in the convs, as AMCT calibrates), then QDQ.
+CALIBRATION_LEVEL = "ge-O2"
+QUANTIZE_STATIC = "quantize-static,cse"
 
 # ge-O3 with the activations in NC1HWC0 from the first conv to the last.
 NC1HWC0_PIPELINE = ("ge-O3{disable=op-fusion,hardware-mapping},layout-transform,cse,op-fusion,dce,"
@@ -135,6 +144,24 @@ def precision_passes(mode: str, hardware: str | None) -> list[str]:
     remap = ([] if hardware is None else ["hardware-mapping"] if hardware == DEFAULT_CHIP
              else [f"hardware-mapping{{hardware={hardware}}}"])
     return [f"precision-mode{{mode={mode}}}", "canonicalize", "cse", "dce", *remap]
+
+
+def with_weight_quant(ge_level: list[str], dtype: str) -> list[str]:
+    """`ge_level` with `quantize-weights` where it sees constant float weights:
+    after constant folding and before op-fusion (rule 6). A level in the list
+    is spelled out as its stages so the pass can sit inside it."""
+    names = []
+    for name in ge_level:
+        base, _, options = name.partition("{")
+        if base in LEVELS:
+            off = set(options.rstrip("}").removeprefix("disable=").split(",")) if options else set()
+            names += [s for s in LEVELS[base] if s not in off]
+        else:
+            names.append(name)
+    quantize = f"quantize-weights{{dtype={dtype}}}"
+    at = next((i for i, n in enumerate(names) if n in ("op-fusion", "hardware-mapping")),
+              len(names))
+    return [*names[:at], quantize, *names[at:]]
 
 
 def mapped_chip(ge: str) -> str | None:
@@ -242,6 +269,7 @@ class Flags:
     enable_memory_planning: bool = False
     memory_limit_mb: float | None = None
     precision_mode: str | None = None
+    weight_quant: str | None = None
     max_streams: int = DEFAULT_MAX_STREAMS
     # The runtime's, for a graph with dynamic dims (no pass reads them): the plans it
     # keeps per replica (None: runtime/plan_cache.py's default) and how the gears of
@@ -265,7 +293,11 @@ class Flags:
         if bad:
             raise ValueError(f"unknown optimize() keyword(s) {', '.join(bad)}; known: "
                              f"{', '.join(known)}")
-        return cls(**keywords)
+        flags = cls(**keywords)
+        if flags.weight_quant not in (None, *WEIGHT_QUANT):
+            raise ValueError(f"weight_quant={flags.weight_quant!r} is not supported; allowed: "
+                             f"{', '.join(WEIGHT_QUANT)} (or None: float weights)")
+        return flags
 
     def switched_off(self) -> set[str]:
         off = {"op-fusion": self.enable_op_fusion, "memory-reuse": self.enable_memory_reuse,
@@ -318,6 +350,8 @@ def build_pipeline(passes: list[str] | None = None, **keywords) -> Pipeline:
         ge_level = [f"{n}{{disable={','.join(sorted(off))}}}" if n in LEVELS and off else n
                     for n in names if level_of(n) == "ge"]
         device = [_with_options(n, flags, planning) for n in names if level_of(n) == "ascend"]
+    if flags.weight_quant is not None:
+        ge_level = with_weight_quant(ge_level, flags.weight_quant)
     if flags.precision_mode is not None:
         mapped = "hardware-mapping" in ge_level
         ge_level = [n for n in ge_level if n != "hardware-mapping"]

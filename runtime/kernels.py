@@ -23,13 +23,13 @@ from ge_dialect import ge
 from ge_dialect.ascend import CUBE_OPS
 from ge_dialect.tensors import to_numpy
 from runtime import custom_ops
-from runtime.host import bf16
+from runtime.host import bf16, int8
 from runtime.host import nc1hwc0 as layout
 
 Kernel = Callable[..., torch.Tensor]
 
 _TORCH_DTYPES = {"bf16": torch.bfloat16, "f16": torch.float16, "f32": torch.float32, "f64": torch.float64,
-                 "i1": torch.bool, "i8": torch.int8, "i32": torch.int32, "i64": torch.int64}
+                 "i1": torch.bool, "i8": torch.int8, "ui8": torch.uint8, "i32": torch.int32, "i64": torch.int64}
 
 
 class KernelError(RuntimeError):
@@ -69,6 +69,16 @@ def _ints(attr) -> tuple[int, ...]:
 def _const(op: ge.ConstOp) -> Kernel:
     value = tensor_from_attr(op.value)
     return lambda: value
+
+
+def _quantize(op: ge.QuantizeOp) -> Kernel:
+    axis, dtype = op.axis.value.data, torch_dtype(op.output.type.element_type)
+    return lambda x, scale, zero_point=None: int8.quantize(x, scale, zero_point, axis, dtype)
+
+
+def _dequantize(op: ge.DequantizeOp) -> Kernel:
+    axis = op.axis.value.data
+    return lambda q, scale, zero_point=None: int8.dequantize(q, scale, zero_point, axis)
 
 
 def _in_5d(op, kernel: Kernel, channels: int | None = None) -> Kernel:
@@ -631,6 +641,9 @@ KERNELS: dict[type[Operation], Callable[[Operation], Kernel]] = {
     ge.AvgPool3dOp: _avg_pool3d,
     ge.MatMulOp: lambda op: torch.matmul,
     ge.LinearOp: lambda op: F.linear,
+    ge.WeightQuantLinearOp: lambda op: int8.weight_quant_linear,
+    ge.QuantizeOp: _quantize,
+    ge.DequantizeOp: _dequantize,
     # shapes, layout and data movement
     ge.TransDataOp: _trans_data,
     ge.FlattenOp: _flatten,

@@ -106,6 +106,7 @@ CUBE_WORK: dict[type[Operation], Callable[[Operation, ShapeOf], tuple[int, int, 
     ge.Conv3dOp: _conv_nd_work,
     ge.MatMulOp: _matmul_work,
     ge.LinearOp: _linear_work,
+    ge.WeightQuantLinearOp: _linear_work,  # int8 weight: the bytes count it, not the cube
 }
 
 

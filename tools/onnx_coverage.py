@@ -50,8 +50,8 @@ EXCLUDED = (
     (r"string|regex|tfidf|strnorm|label_encoder", "string ops"),
     (r"gradient|adagrad|adam|^test_(nesterov_)?momentum|_training_mode",
      "training ops (gradients, optimizers, batch statistics)"),
-    (r"quantize|qlinear|convinteger|matmulinteger|float8|e4m3|e5m2|e8m0|int4|uint4|int2|"
-     r"uint2|float4|fp4", "quantization and sub-byte or 8-bit float types"),
+    (r"dynamicquantize|qlinear|convinteger|matmulinteger|float8|e4m3|e5m2|e8m0|int4|uint4|int2|"
+     r"uint2|float4|fp4", "dynamic and integer-arithmetic quantized ops, sub-byte and 8-bit float types"),
     (r"bernoulli|multinomial|random_?(uniform|normal)|training_dropout", "random ops"),
     (r"ai_onnx_ml|tree_ensemble|array_feature|binarizer|svm|imputer|onehotencoder|"
      r"zipmap|scaler|normalizer|categorymapper|dictvectorizer|featurevectorizer|"

@@ -6,6 +6,7 @@
     resize.py   Resize (ge.interpolate, or separable gathered taps)
     rnn.py      RNN, GRU and LSTM, unrolled
     einsum.py   Einsum as matmuls, or broadcast products and sums
+    quant.py    QuantizeLinear and DequantizeLinear (QDQ)
     control.py  If, Loop and Scan
 
 Adding an op is one builder plus one line here; the importer is
@@ -17,7 +18,7 @@ runtime's kernels.
 from __future__ import annotations
 
 from ge_dialect import ge
-from lowering.onnx import control, einsum, math, nn, resize, rnn, shape
+from lowering.onnx import control, einsum, math, nn, quant, resize, rnn, shape
 from lowering.onnx.common import Builder, OnnxUnsupported
 
 __all__ = ["ONNX_TO_GE", "OnnxUnsupported"]
@@ -116,6 +117,8 @@ ONNX_TO_GE: dict[tuple[str, str], Builder] = {
     ("", "RotaryEmbedding"): nn.rotary_embedding,
     ("", "AffineGrid"): nn.affine_grid,
     ("", "Gemm"): nn.gemm,
+    ("", "QuantizeLinear"): quant.quantize_linear,
+    ("", "DequantizeLinear"): quant.dequantize_linear,
     ("", "Dropout"): nn.dropout,
     ("", "RNN"): rnn.recurrent("RNN"),
     ("", "GRU"): rnn.recurrent("GRU"),

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from xdsl.dialects.builtin import f16, f32, f64, i1, i8, i32, i64
+from xdsl.dialects.builtin import IntegerType, Signedness, f16, f32, f64, i1, i8, i32, i64
 from xdsl.ir import Attribute
 
 from lowering.aten.common import Unsupported
@@ -22,7 +22,8 @@ Builder = Callable[[Any, Any], list]
 
 # ONNX TensorProto element type -> (GE element type, NumPy dtype).
 ELEMENT_TYPES = {1: (f32, np.float32), 10: (f16, np.float16), 11: (f64, np.float64),
-                 9: (i1, np.bool_), 3: (i8, np.int8), 6: (i32, np.int32), 7: (i64, np.int64)}
+                 9: (i1, np.bool_), 3: (i8, np.int8), 6: (i32, np.int32), 7: (i64, np.int64),
+                 2: (IntegerType(8, Signedness.UNSIGNED), np.uint8)}
 BY_DTYPE = {np.dtype(dtype): element for element, dtype in ELEMENT_TYPES.values()}
 
 
@@ -35,7 +36,7 @@ def element_type(onnx_type: int) -> Attribute:
             raise Unsupported(f"element type {onnx_type!r}, which ONNX does not define") from None
         name = onnx.TensorProto.DataType.Name(onnx_type)
         raise Unsupported(f"element type {name}; GE supports FLOAT, FLOAT16, DOUBLE, BOOL, "
-                          "INT8, INT32 and INT64") from None
+                          "INT8, UINT8, INT32 and INT64") from None
 
 
 def numpy_dtype(element: Attribute) -> np.dtype:

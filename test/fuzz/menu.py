@@ -1178,4 +1178,7 @@ NOT_IN_MENU = {
                       "(test_static_cache.py)",
     "assign": "writes a graph input in place, and fuzzed graphs are pure functions "
               "(test_static_cache.py)",
+    "quantize": "int8 results; checked against torch's fake-quant ops (test_quantize.py)",
+    "dequantize": "int8 operands; checked against torch's fake-quant ops (test_quantize.py)",
+    "weight_quant_linear": "needs an int8 weight and its scales (test_weight_quant.py)",
 }

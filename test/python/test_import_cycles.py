@@ -22,7 +22,7 @@ PACKAGES = ("ge_dialect", "lowering", "passes", "runtime", "target", "npu_graph"
 ALLOWED: dict[frozenset[str], str] = {
     frozenset({"ge_dialect.canonicalization", "ge_dialect.op_base", "ge_dialect.ge",
                "ge_dialect.elementwise", "ge_dialect.nn", "ge_dialect.indexing",
-               "ge_dialect.reductions"}):
+               "ge_dialect.reductions", "ge_dialect.quant"}):
         "an op hands canonicalize its rules when asked (xDSL's canonicalization trait in "
         "op_base, importing the table on first use); the rule table is written over the op "
         "classes, which ge gathers from its family modules",

@@ -44,7 +44,7 @@ def test_the_derived_tables_are_the_declarations():
 def test_the_known_ops_declare_their_facts():
     """A spot check that the declarations say what the compiler relied on."""
     assert declaring(CubeWork) == {ge.Conv2dOp, ge.ConvTranspose2dOp, ge.Conv1dOp, ge.Conv3dOp,
-                                   ge.MatMulOp, ge.LinearOp}
+                                   ge.MatMulOp, ge.LinearOp, ge.WeightQuantLinearOp}
     assert {op: op.get_trait(View).kind for op in declaring(View)} == {
         ge.ReshapeOp: "reshape", ge.FlattenOp: "reshape", ge.SliceOp: "slice",
         ge.TransposeOp: "transpose", ge.ExpandOp: "expand"}

@@ -8,7 +8,7 @@ import pytest
 from xdsl.irdl import IRDLOperation
 
 
-from ge_dialect import ascend, elementwise, ge, indexing, nn, reductions
+from ge_dialect import ascend, elementwise, ge, indexing, nn, quant, reductions
 from passes import builtin_passes, get_all_passes
 from passes.base import LEVELS, AscendPass, GEPass
 from target.cost_model import CUBE_WORK
@@ -60,7 +60,7 @@ def test_the_cost_model_knows_the_work_of_every_cube_op():
 
 
 # The GE dialect's op families: ge.py and the modules it exports the ops of.
-GE_MODULES = (ge, elementwise, nn, indexing, reductions)
+GE_MODULES = (ge, elementwise, nn, indexing, reductions, quant)
 
 
 def _defined_ops(*modules):

@@ -1,0 +1,124 @@
+"""quantize-static: QDQ around the matrix ops whose activation ranges were calibrated.
+
+    conv2d(x, W, b)  -> conv2d(dq(q(x, sx)), dq(Wq, sw, axis 0), b)
+    linear(x, W, b)  -> linear(dq(q(x, sx)), dq(Wq, sw, axis 0), b)
+    matmul(x, K)     -> matmul(dq(q(x, sx)), dq(Kq, sk, axis 1))
+
+The QDQ form of ONNX Runtime's `quantize_static` and of AMCT's output:
+activations per tensor, symmetric int8, sx = max(|lo|, |hi|) / 127 from the
+range [lo, hi] that calibration observed (`npu_graph.quantize` writes it on
+the op as `ge.calibration_range = array<f64: lo, hi>`); weights per output
+channel, symmetric (passes/quantize_weights.py). The bias stays float.
+
+Which ops: the cube ops (GE's mixed-precision allow list holds them too)
+with a constant float weight and a calibration range. Everything else
+stays float (softmax, norms, pooling, elementwise), as GE's precision
+lists keep such ops in fp32; an op without a range is left float too, so
+a caller keeps an op in float by not calibrating it. The attribute is
+removed from each op the pass quantizes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp, f32
+from xdsl.ir import Operation, SSAValue
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+)
+from xdsl.rewriter import InsertPoint
+
+from ge_dialect import ge
+from ge_dialect.tensors import from_numpy, to_numpy
+from passes.base import GEPass
+from passes.quantize_weights import symmetric_per_channel
+
+RANGE_ATTR = "ge.calibration_range"
+QMAX = 127
+
+
+def activation_scale(lo: float, hi: float) -> np.float32:
+    """Symmetric int8 over [lo, hi]: the larger magnitude maps to 127 (a range
+    of zeros gets scale 1)."""
+    amax = max(abs(lo), abs(hi))
+    return np.float32(amax / QMAX if amax > 0 else 1.0)
+
+
+def _weight(op: Operation) -> tuple[SSAValue, int] | None:
+    """The op's weight operand and its output-channel axis, if quantizable."""
+    if isinstance(op, ge.Conv2dOp | ge.LinearOp):
+        return op.weight, 0
+    if isinstance(op, ge.MatMulOp) and len(op.rhs.type.get_shape()) == 2:
+        return op.rhs, 1
+    return None
+
+
+def quantizable(op: Operation) -> bool:
+    """A matrix op with a constant fp32 weight and fp32 input: calibration
+    observes its input and this pass quantizes it."""
+    found = _weight(op)
+    return (found is not None and isinstance(found[0].owner, ge.ConstOp)
+            and found[0].type.element_type == f32 and op.operands[0].type.element_type == f32)
+
+
+def _const(ops: list[Operation], array: np.ndarray, name: str) -> SSAValue:
+    const = ge.ConstOp(from_numpy(array))
+    const.output.name_hint = name
+    ops.append(const)
+    return const.output
+
+
+class InsertQDQ(RewritePattern):
+    """op(x, W) -> op(dq(q(x)), dq(Wq)) for a calibrated cube op with a constant float weight."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
+        attr = op.attributes.get(RANGE_ATTR)
+        if attr is None or not quantizable(op):
+            return
+        weight, axis = _weight(op)
+        x = op.operands[0]
+        w = to_numpy(weight.owner.value)
+        rows = np.moveaxis(w, axis, 0).reshape(w.shape[axis], -1)
+        q, scales = symmetric_per_channel(rows)
+        q = np.moveaxis(q.reshape(np.moveaxis(w, axis, 0).shape), 0, axis)
+        name = weight.name_hint or "weight"
+        lo, hi = attr.get_values()
+        new: list[Operation] = []
+        sx = _const(new, np.array(activation_scale(lo, hi)), f"{x.name_hint or 'x'}_scale")
+        quant = ge.QuantizeOp(x, sx, None, 1 if len(x.type.get_shape()) > 1 else 0)
+        quant.output.name_hint = f"{x.name_hint or 'x'}_q"
+        dq_x = ge.DequantizeOp(quant.output, sx, None, quant.axis.value.data)
+        dq_x.output.name_hint = f"{x.name_hint or 'x'}_dq"
+        wq = _const(new, np.ascontiguousarray(q), f"{name}_int8")
+        sw = _const(new, scales, f"{name}_scale")
+        dq_w = ge.DequantizeOp(wq, sw, None, axis)
+        dq_w.output.name_hint = f"{name}_dq"
+        new += [quant, dq_x, dq_w]
+        rewriter.insert(new, InsertPoint.before(op))
+        operands = list(op.operands)
+        operands[0], operands[1] = dq_x.output, dq_w.output  # the weight is operand 1
+        del op.attributes[RANGE_ATTR]
+        op.operands = operands
+        rewriter.handle_operation_modification(op)
+        if not weight.uses:
+            rewriter.erase(weight.owner)
+
+
+@dataclass(frozen=True)
+class QuantizeStaticPass(GEPass):
+    """Insert QDQ pairs (int8, symmetric) around each calibrated matrix op:
+    per-tensor activations from their `ge.calibration_range`, per-channel
+    weights from their values."""
+
+    name = "quantize-static"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        PatternRewriteWalker(GreedyRewritePatternApplier([InsertQDQ()], dce_enabled=False),
+                             apply_recursively=False).rewrite_module(op)
+

@@ -1,0 +1,71 @@
+// RUN: ge-opt %s --split-input-file -p quantize-weights | filecheck %s
+
+// W = [[1, -2], [0.5, 0.25]]: s = max|row| / 127 = [2/127, 0.5/127],
+// q = round(W / s) = [[64, -127], [127, 64]] (63.5 -> 64: half to even).
+// CHECK-LABEL: func.func @linear_const_weight
+// CHECK-NOT:     tensor<2x2xf32>
+// CHECK-DAG:     %[[Q:.*]] = ge.const dense<{{\[\[}}64, -127], [127, 64]]> : tensor<2x2xi8>
+// CHECK-DAG:     %[[S:.*]] = ge.const dense<[0.0157480314, 0.00393700786]> : tensor<2xf32>
+// CHECK-NOT:     tensor<2x2xf32>
+// CHECK:         %y = ge.weight_quant_linear %x, %[[Q]], %[[S]], %b : tensor<3x2xf32>, tensor<2x2xi8>, tensor<2xf32>, tensor<2xf32> -> tensor<3x2xf32>
+// CHECK-NOT:     ge.linear
+func.func @linear_const_weight(%x: tensor<3x2xf32>, %b: tensor<2xf32>) -> tensor<3x2xf32> {
+  %w = ge.const dense<[[1.0, -2.0], [0.5, 0.25]]> : tensor<2x2xf32>
+  %y = ge.linear %x, %w, %b : tensor<3x2xf32>, tensor<2x2xf32>, tensor<2xf32> -> tensor<3x2xf32>
+  func.return %y : tensor<3x2xf32>
+}
+
+// -----
+
+// matmul's [in, out] constant is transposed into linear's [out, in]; an
+// all-zero channel gets scale 1.
+// CHECK-LABEL: func.func @matmul_const_rhs
+// CHECK-DAG:     %[[Q:.*]] = ge.const dense<{{\[\[}}127, -127], [0, 0]]> : tensor<2x2xi8>
+// CHECK-DAG:     %[[S:.*]] = ge.const dense<[0.0236220472, 1.000000e+00]> : tensor<2xf32>
+// CHECK:         %y = ge.weight_quant_linear %x, %[[Q]], %[[S]] : tensor<1x4x2xf32>, tensor<2x2xi8>, tensor<2xf32> -> tensor<1x4x2xf32>
+func.func @matmul_const_rhs(%x: tensor<1x4x2xf32>) -> tensor<1x4x2xf32> {
+  %k = ge.const dense<[[3.0, 0.0], [-3.0, 0.0]]> : tensor<2x2xf32>
+  %y = ge.matmul %x, %k : tensor<1x4x2xf32>, tensor<2x2xf32> -> tensor<1x4x2xf32>
+  func.return %y : tensor<1x4x2xf32>
+}
+
+// -----
+
+// A constant something else reads stays for it; both readers get the int8 form.
+// CHECK-LABEL: func.func @shared_weight
+// CHECK:         %w = ge.const {{.*}} : tensor<2x2xf32>
+// CHECK:         ge.weight_quant_linear
+// CHECK:         ge.add %w, %w
+func.func @shared_weight(%x: tensor<1x2xf32>) -> (tensor<1x2xf32>, tensor<2x2xf32>) {
+  %w = ge.const dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf32>
+  %y = ge.linear %x, %w : tensor<1x2xf32>, tensor<2x2xf32> -> tensor<1x2xf32>
+  %e = ge.add %w, %w : tensor<2x2xf32>, tensor<2x2xf32> -> tensor<2x2xf32>
+  func.return %y, %e : tensor<1x2xf32>, tensor<2x2xf32>
+}
+
+// -----
+
+// A weight that is not a constant (a graph input, or computed) stays float.
+// CHECK-LABEL: func.func @non_constant_weight
+// CHECK-NEXT:    %y = ge.linear %x, %w : tensor<1x2xf32>, tensor<2x2xf32> -> tensor<1x2xf32>
+// CHECK-NEXT:    %k = ge.relu %w
+// CHECK-NEXT:    %z = ge.matmul %x, %k
+// CHECK-NOT:     ge.weight_quant_linear
+func.func @non_constant_weight(%x: tensor<1x2xf32>, %w: tensor<2x2xf32>) -> (tensor<1x2xf32>, tensor<1x2xf32>) {
+  %y = ge.linear %x, %w : tensor<1x2xf32>, tensor<2x2xf32> -> tensor<1x2xf32>
+  %k = ge.relu %w : tensor<2x2xf32>
+  %z = ge.matmul %x, %k : tensor<1x2xf32>, tensor<2x2xf32> -> tensor<1x2xf32>
+  func.return %y, %z : tensor<1x2xf32>, tensor<1x2xf32>
+}
+
+// -----
+
+// A batched constant (3-D) is not a linear's weight: left alone.
+// CHECK-LABEL: func.func @batched_const
+// CHECK:         ge.matmul
+// CHECK-NOT:     ge.weight_quant_linear
+func.func @batched_const(%x: tensor<2x1x2xf32>) -> tensor<2x1x2xf32> {
+  %k = ge.const dense<1.0> : tensor<2x2x2xf32>
+  %y = ge.matmul %x, %k : tensor<2x1x2xf32>, tensor<2x2x2xf32> -> tensor<2x1x2xf32>
+  func.return %y : tensor<2x1x2xf32>
+}

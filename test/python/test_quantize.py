@@ -1,0 +1,210 @@
+"""Static int8 quantization: npu_graph.quantize (calibration + quantize-static),
+the QDQ ops' kernels, and ONNX QDQ import.
+
+The QDQ graph is checked against the same fake-quant math written with
+torch's own fake-quantize ops (ranges observed with forward hooks), to
+1e-4, and against fp32 eager by top-1 agreement on a small CNN."""
+
+import numpy as np
+import onnx
+import pytest
+import torch
+from onnx import TensorProto, helper
+from onnx.reference import ReferenceEvaluator
+from torch import nn
+
+import npu_graph
+from npu_graph import GraphParser, NpuGraph, QuantizeError
+from npu_graph.quantize import calibrate
+from passes.driver.runner import run_pipeline
+from passes.quantize_static import RANGE_ATTR
+from runtime.host import int8
+from runtime.reference import evaluate
+
+pytestmark = pytest.mark.filterwarnings("ignore::FutureWarning", "ignore::UserWarning")
+
+
+class SmallCNN(nn.Module):
+    def __init__(self, bn: bool = False):
+        super().__init__()
+        self.conv1 = nn.Conv2d(3, 8, 3, padding=1)
+        self.bn = nn.BatchNorm2d(8) if bn else nn.Identity()
+        self.conv2 = nn.Conv2d(8, 16, 3, stride=2, padding=1)
+        self.fc = nn.Linear(16, 10)
+
+    def forward(self, x):
+        x = torch.relu(self.bn(self.conv1(x)))
+        x = torch.relu(self.conv2(x))
+        return self.fc(x.mean((2, 3)))
+
+
+def _scale(amax) -> torch.Tensor:
+    """As the pass computes it: float64 amax / 127, stored as float32."""
+    amax = torch.as_tensor(amax, dtype=torch.float64)
+    return torch.where(amax > 0, amax / 127, torch.ones_like(amax)).float()
+
+
+def fake_quant_reference(model: SmallCNN, calibration, x):
+    """The QDQ model's math with torch's fake-quantize ops: each layer's input
+    per tensor (its min/max over the calibration data), its weight per output
+    channel, both symmetric int8."""
+    layers = [model.conv1, model.conv2, model.fc]
+    ranges = {layer: [float("inf"), float("-inf")] for layer in layers}
+
+    def observe(layer, args):
+        r = ranges[layer]
+        r[0], r[1] = min(r[0], float(args[0].min())), max(r[1], float(args[0].max()))
+    hooks = [layer.register_forward_pre_hook(observe) for layer in layers]
+    with torch.no_grad():
+        for batch in calibration:
+            model(batch)
+    for h in hooks:
+        h.remove()
+
+    def quantized(layer, args):
+        lo, hi = ranges[layer]
+        return torch.fake_quantize_per_tensor_affine(
+            args[0], float(_scale(max(abs(lo), abs(hi)))), 0, -128, 127)
+    hooks = [layer.register_forward_pre_hook(quantized) for layer in layers]
+    saved = {layer: layer.weight.detach().clone() for layer in layers}
+    with torch.no_grad():
+        for layer in layers:
+            w = layer.weight
+            s = _scale(w.abs().reshape(w.shape[0], -1).amax(1).double())
+            w.copy_(torch.fake_quantize_per_channel_affine(
+                w, s, torch.zeros_like(s, dtype=torch.int32), 0, -127, 127))
+        y = model(x)
+        for layer in layers:
+            layer.weight.copy_(saved[layer])
+    for h in hooks:
+        h.remove()
+    return y
+
+
+@pytest.fixture(scope="module")
+def cnn():
+    torch.manual_seed(0)
+    model = SmallCNN().eval()
+    calibration = [torch.randn(4, 3, 16, 16) for _ in range(4)]
+    graph = NpuGraph(model, input_spec=(calibration[0],))
+    return model, calibration, npu_graph.quantize(graph, calibration)
+
+
+def test_quantize_writes_qdq_around_every_matrix_op(cnn):
+    _, _, q = cnn
+    text = str(q.module)
+    assert text.count("ge.quantize ") == 3, text   # conv1, conv2 and fc inputs
+    assert text.count("ge.dequantize ") == 6       # their inputs and their weights
+    assert "tensor<8x3x3x3xi8>" in text and "tensor<10x16xi8>" in text
+    assert RANGE_ATTR not in text
+
+
+def test_qdq_graph_matches_torch_fake_quant(cnn):
+    model, calibration, q = cnn
+    torch.manual_seed(1)
+    x = torch.randn(4, 3, 16, 16)
+    expected = fake_quant_reference(model, calibration, x)
+    torch.testing.assert_close(evaluate(q.module, x)[0], expected, rtol=1e-4, atol=1e-4)
+    torch.testing.assert_close(q.optimize()(x), expected, rtol=1e-4, atol=1e-4)
+
+
+def test_int8_cnn_agrees_with_fp32_on_top1():
+    """BatchNorm with non-trivial statistics (folded before calibration), 256
+    held-out inputs, calibrated on 64 others."""
+    torch.manual_seed(0)
+    model = SmallCNN(bn=True)
+    with torch.no_grad():
+        model.bn.running_mean.uniform_(-0.5, 0.5)
+        model.bn.running_var.uniform_(0.5, 2.0)
+        model.bn.weight.uniform_(0.5, 1.5)
+    model.eval()
+    calibration = [torch.randn(16, 3, 16, 16) for _ in range(4)]
+    q = npu_graph.quantize(NpuGraph(model, input_spec=(calibration[0],)), calibration)
+    compiled = q.optimize()
+    held_out = torch.randn(256, 3, 16, 16)
+    with torch.no_grad():
+        fp32 = model(held_out)
+    got = torch.cat([compiled(b) for b in held_out.split(16)])
+    agreement = (got.argmax(1) == fp32.argmax(1)).float().mean()
+    assert agreement >= 0.95, agreement
+    assert (got - fp32).norm() / fp32.norm() < 0.05
+
+
+def test_percentile_clips_outliers_and_keep_float_skips_an_op():
+    torch.manual_seed(0)
+    model = SmallCNN().eval()
+    data = [torch.randn(4, 3, 16, 16) for _ in range(2)]
+    data[0][0, 0, 0, 0] = 50.0  # one outlier
+    graph = NpuGraph(model, input_spec=(data[0],))
+    prepared = npu_graph.GEGraph(run_pipeline(graph.module.clone(), "ge-O2"))
+    assert calibrate(prepared, data, "minmax") == 3
+    prepared_p = npu_graph.GEGraph(run_pipeline(graph.module.clone(), "ge-O2"))
+    calibrate(prepared_p, data, "percentile", percentile=99.9)
+
+    def first_range(g):
+        op = next(op for op in g.module.walk() if RANGE_ATTR in op.attributes)
+        return op.attributes[RANGE_ATTR].get_values()
+    assert first_range(prepared)[1] == 50.0
+    lo, hi = first_range(prepared_p)
+    assert lo == -hi and 2.0 < hi < 5.0
+    fc = next(op.results[0].name_hint for op in prepared.module.walk()
+              if op.name == "ge.linear")
+    q = npu_graph.quantize(graph, data, keep_float=[fc])
+    assert str(q.module).count("ge.quantize ") == 2
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"scheme": "entropy"}, "scheme='entropy' is not known; use one of minmax, percentile"),
+    ({"percentile": 10.0}, "percentile=10.0 must be in"),
+])
+def test_bad_arguments_are_clear_errors(cnn, kwargs, message):
+    model, calibration, _ = cnn
+    graph = NpuGraph(model, input_spec=(calibration[0],))
+    with pytest.raises(QuantizeError, match=message):
+        npu_graph.quantize(graph, calibration, **kwargs)
+    with pytest.raises(QuantizeError, match="calibration_data is empty"):
+        npu_graph.quantize(graph, [])
+
+
+def test_kernels_follow_onnx_rounding_and_saturation():
+    x = torch.tensor([[0.25, 0.75, -0.25, 100.0, -100.0]])
+    q = int8.quantize(x, torch.tensor(0.5), None, 1, torch.int8)
+    assert q.tolist() == [[0, 2, 0, 127, -128]]  # 0.5 -> 0 and 1.5 -> 2: half to even
+    u = int8.quantize(x, torch.tensor([0.5]), torch.tensor([128], dtype=torch.uint8), 1,
+                      torch.uint8)
+    assert u.tolist() == [[128, 130, 128, 255, 0]]
+    back = int8.dequantize(u, torch.tensor([0.5]), torch.tensor([128], dtype=torch.uint8), 1)
+    assert back.tolist() == [[0.0, 1.0, 0.0, 63.5, -64.0]]
+
+
+def qdq_onnx_model() -> onnx.ModelProto:
+    """x -> Q/DQ (uint8, per tensor) -> MatMul with a DQ'd int8 per-channel weight."""
+    rng = np.random.default_rng(0)
+    w = rng.integers(-127, 128, size=(8, 4)).astype(np.int8)
+    inits = [
+        helper.make_tensor("x_scale", TensorProto.FLOAT, [], [0.05]),
+        helper.make_tensor("x_zp", TensorProto.UINT8, [], [128]),
+        helper.make_tensor("w_q", TensorProto.INT8, [8, 4], w.flatten().tolist()),
+        helper.make_tensor("w_scale", TensorProto.FLOAT, [4], [0.01, 0.02, 0.03, 0.04]),
+    ]
+    nodes = [
+        helper.make_node("QuantizeLinear", ["x", "x_scale", "x_zp"], ["xq"]),
+        helper.make_node("DequantizeLinear", ["xq", "x_scale", "x_zp"], ["xd"]),
+        helper.make_node("DequantizeLinear", ["w_q", "w_scale"], ["wd"], axis=1),
+        helper.make_node("MatMul", ["xd", "wd"], ["y"]),
+    ]
+    graph = helper.make_graph(nodes, "qdq", [helper.make_tensor_value_info(
+        "x", TensorProto.FLOAT, [2, 8])], [helper.make_tensor_value_info(
+            "y", TensorProto.FLOAT, [2, 4])], inits)
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 19)])
+
+
+def test_onnx_qdq_model_imports_into_the_same_form():
+    model = qdq_onnx_model()
+    graph = GraphParser().parse_onnx_model(model)
+    text = str(graph.module)
+    assert "ge.quantize" in text and "tensor<2x8xui8>" in text and "ge.dequantize" in text
+    x = np.random.default_rng(1).standard_normal((2, 8)).astype(np.float32) * 3
+    (expected,) = ReferenceEvaluator(model).run(None, {"x": x})
+    got = graph.optimize()(torch.from_numpy(x))
+    np.testing.assert_allclose(got.numpy(), expected, rtol=1e-5, atol=1e-5)
