@@ -61,12 +61,21 @@ UNSUPPORTED_MODELS = {
                          "convolution; GE has 2-D only)"),
     "python_int_input": (Fn(lambda x, k: x * k), (x24(), 3), GEImportError,
                          "input 'inputs_1' is a int; GE graphs take tensors only"),
-    "in_place_on_input": (Fn(lambda x: x.relu_()), (x24(),), GEImportError,
-                          "is a USER_INPUT_MUTATION; GE graphs are pure functions (do not "
-                          "modify inputs in place)"),
     "none_output": (Fn(lambda x: (torch.relu(x), None)), (x24(),), GEImportError,
                     "model output 1 is a NoneType, not a tensor"),
 }
+
+
+def test_in_place_update_of_an_input_updates_the_callers_tensor():
+    """Once refused as a USER_INPUT_MUTATION; now an input updated in place is
+    a state buffer (ge.assign), written back into the caller's tensor."""
+    from npu_graph import NpuGraph
+    x = x24()
+    expected_input = torch.relu(x)
+    graph = NpuGraph(Fn(lambda t: t.relu_() * 2), (x.clone(),))
+    out = graph.optimize()(x)
+    torch.testing.assert_close(x, expected_input, rtol=0, atol=0)
+    torch.testing.assert_close(out, expected_input * 2, rtol=1e-6, atol=1e-6)
 
 
 @pytest.mark.parametrize("name", sorted(UNSUPPORTED_MODELS))
