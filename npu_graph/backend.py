@@ -29,6 +29,7 @@ from __future__ import annotations
 import collections
 import logging
 import operator
+import os
 import warnings
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING
@@ -38,6 +39,7 @@ from torch.fx import GraphModule, Node
 from torch.fx.passes.infra.partitioner import CapabilityBasedPartitioner
 from torch.fx.passes.operator_support import OperatorSupportBase
 from xdsl.passes import PassPipeline
+from xdsl.printer import Printer
 
 from ge_dialect import ge
 from npu_graph.graph import GEGraph, OptimizedGraph
@@ -74,9 +76,13 @@ class CompilerConfig(Flags):
     the article's `optimize(...)` flags and GE's options (passes/pipelines.py
     `Flags`): `precision_mode` (GE's, e.g. "allow_mix_precision_bf16"),
     `enable_memory_reuse`, `max_streams` (GE's ge.streamMaxParallelNum), ...
+    `graph_dump_path` (TorchAir's `config.debug.graph_dump.path`): a directory
+    that receives each whole graph's imported GE IR as `ge_graph_<n>.mlir`
+    (n as in the report lines), the text `ge-opt` reads.
     """
 
     mode: str = "max-autotune"
+    graph_dump_path: str | None = None
 
     def check(self) -> None:
         """A bad mode or flag is refused when the backend is made, not per graph."""
@@ -184,6 +190,7 @@ class GEBackend:
         try:
             module = import_exported(ep, what="the Dynamo graph")
             report.updates = _count_updates(module)
+            self._dump(module, report.index)
             compiled = self._optimize(module, marked([example_inputs[i] for i in user]))
             call = compiled.executable.run
             if self.config.mode == "reduce-overhead":
@@ -251,6 +258,14 @@ class GEBackend:
             names |= {b.op for b in more}
         report.reason = "splitting did not converge: " + _names(report.breaks)
         return None
+
+    def _dump(self, module, index: int) -> None:
+        if self.config.graph_dump_path is None:
+            return
+        os.makedirs(self.config.graph_dump_path, exist_ok=True)
+        with open(os.path.join(self.config.graph_dump_path, f"ge_graph_{index}.mlir"), "w") as f:
+            Printer(stream=f).print_op(module)
+            f.write("\n")
 
     def _compile_pieces(self, split: GraphModule, ep) -> tuple[int, list[UnsupportedOp]]:
         """Replace each fused piece of `split` by its compiled graph; returns the

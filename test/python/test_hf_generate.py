@@ -1,7 +1,8 @@
 """Hugging Face generate(), unmodified, through torch.compile(backend="ge"):
 greedy tokens equal eager's for seven decoders with the dynamic and the static
 cache, the compiled graphs really run (a fallback to eager fails), the static
-cache is updated in place, and bf16 generates without a cache.
+cache is updated in place, bf16 generates with each cache, and the graphs
+dump as ge-opt input.
 
 The matrix generates 16 new tokens per case; GE_LONG_TESTS=1 runs the full 64."""
 
@@ -15,8 +16,10 @@ import torch
 import torch._dynamo
 import transformers as hf
 from transformers import LlamaConfig, LlamaForCausalLM
+from xdsl.parser import Parser
 
 import npu_graph
+from ge_dialect import make_context
 from npu_graph import get_npu_backend
 
 pytestmark = pytest.mark.filterwarnings("ignore::FutureWarning", "ignore::UserWarning")
@@ -126,16 +129,38 @@ def test_reduce_overhead_replays_the_static_cache_graphs():
     assert reports[1].calls == 2 * (NEW_TOKENS - 1)
 
 
-def test_bf16_generate_without_a_cache():
-    """A bf16 checkpoint: the prefill logits within bf16's tolerance of eager
-    bf16's (2e-2 relative), and the greedy tokens equal."""
-    got, want, reports = generate_both(tiny_llama(torch.bfloat16), use_cache=False,
-                                       output_logits=True, return_dict_in_generate=True)
-    assert torch.equal(got.sequences, want.sequences)
+BF16_CACHES = {"none": {"use_cache": False}, **CACHES}
+
+
+@pytest.mark.parametrize("cache", sorted(BF16_CACHES))
+def test_bf16_generates(cache):
+    """A bf16 checkpoint, with each cache: the prefill logits within bf16's
+    tolerance of eager bf16's (2e-2 relative), and the greedy tokens equal."""
+    got, want, reports = generate_both(tiny_llama(torch.bfloat16), output_logits=True,
+                                       return_dict_in_generate=True, **BF16_CACHES[cache])
+    assert torch.equal(got.sequences, want.sequences), _described(reports)
     prefill, eager = got.logits[0].float(), want.logits[0].float()
     assert ((prefill - eager).abs().max() / eager.abs().max()).item() < 2e-2
-    # the prompt's graph, then one with a symbolic length for every longer one
-    assert [r.status for r in reports] == ["compiled"] * 2
+    # the prompt's graph, the first step's, and (but for the static cache's
+    # fixed shapes) one with a symbolic length for the later steps: all GE code
+    assert all(r.status == "compiled" for r in reports), _described(reports)
+    assert len(reports) <= (2 if cache == "static" else 3), _described(reports)
+    assert sum(r.calls for r in reports) == NEW_TOKENS, _described(reports)
+
+
+def test_graph_dump_path_writes_each_graph_for_ge_opt(tmp_path):
+    """CompilerConfig.graph_dump_path (TorchAir's debug.graph_dump.path): the
+    imported GE IR of each graph, as text the parser reads back, the decode
+    graph with its in-place cache updates."""
+    dump = tmp_path / "graphs"
+    config = npu_graph.CompilerConfig(graph_dump_path=str(dump))
+    got, want, reports = generate_both(tiny_llama(), config, cache_implementation="static")
+    assert torch.equal(got, want)
+    assert sorted(p.name for p in dump.iterdir()) == ["ge_graph_0.mlir", "ge_graph_1.mlir"]
+    decode = Parser(make_context(), (dump / "ge_graph_1.mlir").read_text()).parse_module()
+    names = [op.name for op in decode.walk()]
+    # keys and values of two layers, and the two layers' position counters
+    assert names.count("ge.scatter_update") == 4 and names.count("ge.assign") == 2
 
 
 def test_the_example_runs():
