@@ -24,6 +24,8 @@ Peers (`--peers`): eager (HF's dynamic cache), inductor and
 inductor_freezing (torch.compile with the static cache, without and with
 Inductor's `freezing`), ge_max_autotune (backend="ge", dynamic cache),
 ge_reduce_overhead (backend="ge" in "reduce-overhead", static cache),
+ge_int8_weights (the same with `weight_quant="int8"`: weight-only int8
+linears; its decode over ge_reduce_overhead's is the int8 speed-up),
 ov_f32 and ov_default (optimum-intel, bench/llm_openvino.py, in the venv
 `make bench-llm-venv` makes; without it their rows say so). A peer that
 fails says why in its row; the others go on. Every row says whether its
@@ -77,11 +79,14 @@ PEERS = {
     "inductor_freezing": Peer("the same, inductor freezing=True", "static"),
     "ge_max_autotune": Peer("ours, backend='ge', max-autotune", "dynamic"),
     "ge_reduce_overhead": Peer("ours, backend='ge', reduce-overhead", "static"),
+    "ge_int8_weights": Peer("ours, reduce-overhead, weight-only int8", "static"),
     "ov_f32": Peer("OpenVINO (optimum-intel), f32 hint", "stateful", openvino=True),
     "ov_default": Peer("OpenVINO (optimum-intel), default precision", "stateful",
                        openvino=True),
 }
-GE_MODES = {"ge_max_autotune": "max-autotune", "ge_reduce_overhead": "reduce-overhead"}
+GE_MODES = {"ge_max_autotune": "max-autotune", "ge_reduce_overhead": "reduce-overhead",
+            "ge_int8_weights": "reduce-overhead"}
+WEIGHT_QUANT = {"ge_int8_weights": "int8"}  # CompilerConfig.weight_quant per peer
 QUICK = dict(sizes="tiny", new_tokens=8, rounds=2, long_tokens=24, prompt_tokens=16)
 DEFAULTS = dict(sizes="512x4,1024x8", new_tokens=64, rounds=7, long_tokens=1000,
                 prompt_tokens=128)
@@ -110,7 +115,8 @@ def setup_torch_peer(peer: str, model_dir: str):
     elif peer in GE_MODES:
         import npu_graph
 
-        config = npu_graph.CompilerConfig(mode=GE_MODES[peer])
+        config = npu_graph.CompilerConfig(mode=GE_MODES[peer],
+                                          weight_quant=WEIGHT_QUANT.get(peer))
         backend = npu_graph.get_npu_backend(compiler_config=config)
         # reduce-overhead compiles static shapes only: one graph per shape
         dynamic = False if config.mode == "reduce-overhead" else None
