@@ -1,10 +1,13 @@
 """Where a decode step's host time goes, per task kind, beside HF eager.
 
     python -m bench.decode_profile --steps 40 --threads 1
+    python -m bench.decode_profile --size 1024x8
     python -m bench.decode_profile --compare /path/to/other/checkout   # before/after
 
-Builds HF's LlamaForCausalLM from a config (random weights; hidden 512, 4
-layers, 8 heads, 4 KV heads, MLP 1376, vocab 8000), wraps it in HF's
+Builds HF's LlamaForCausalLM from a config (random weights; `--size`
+512x4: hidden 512, 4 layers, 8 heads, 4 KV heads, MLP 1376, vocab 8000;
+1024x8: hidden 1024, 8 layers, 16 heads, 8 KV heads, MLP 2816, vocab
+32000), wraps it in HF's
 static-cache export module (TorchExportableModuleWithStaticCache: the KV cache
 is module buffers written in place at `cache_position`), compiles one decode
 step (one token, batch 1) with NpuGraph and runs it step after step on one
@@ -43,11 +46,17 @@ import weakref
 
 import torch
 
-CONFIG = dict(vocab_size=8000, hidden_size=512, num_hidden_layers=4, num_attention_heads=8,
-              num_key_value_heads=4, intermediate_size=1376, max_position_embeddings=512)
+# The model sizes `--size` names: hidden size x layers.
+SIZES = {
+    "512x4": dict(vocab_size=8000, hidden_size=512, num_hidden_layers=4, num_attention_heads=8,
+                  num_key_value_heads=4, intermediate_size=1376, max_position_embeddings=512),
+    "1024x8": dict(vocab_size=32000, hidden_size=1024, num_hidden_layers=8,
+                   num_attention_heads=16, num_key_value_heads=8, intermediate_size=2816,
+                   max_position_embeddings=512),
+}
 
 
-def build(max_cache_len: int):
+def build(max_cache_len: int, size: str = "512x4"):
     """The eager model and the compiled decode step, both over static caches."""
     import transformers
     from transformers.integrations.executorch import TorchExportableModuleWithStaticCache
@@ -55,7 +64,7 @@ def build(max_cache_len: int):
     import npu_graph
 
     torch.manual_seed(0)
-    model = transformers.LlamaForCausalLM(transformers.LlamaConfig(**CONFIG)).eval()
+    model = transformers.LlamaForCausalLM(transformers.LlamaConfig(**SIZES[size])).eval()
     model.generation_config.cache_implementation = "static"
 
     def wrapped():
@@ -127,9 +136,9 @@ def _kernel_seconds(prof) -> dict[str, float]:
     return kernel
 
 
-def profile(steps: int, max_cache_len: int) -> dict:
+def profile(steps: int, max_cache_len: int, size: str = "512x4") -> dict:
     made = _record_primitives()
-    eager, ours, compiled, compile_s = build(max_cache_len)
+    eager, ours, compiled, compile_s = build(max_cache_len, size)
     exe = compiled.executable
     kinds = [task_kind(t) for t in exe.tasks]
     bare = {kinds[i] for i in exe.host_order if hasattr(exe.runners[i], "bare")}
@@ -185,7 +194,7 @@ def profile(steps: int, max_cache_len: int) -> dict:
     med = {k: statistics.median(v) * 1e3 for k, v in walls.items()}
     return {"rows": rows, "ours_ms": med["ours"], "eager_ms": med["eager"],
             "host_ms": statistics.median(host), "runners_ms": statistics.median(in_runners),
-            "tasks": len(exe.tasks), "compile_s": compile_s}
+            "tasks": len(exe.tasks), "compile_s": compile_s, "size": size}
 
 
 def machine() -> str:
@@ -213,8 +222,8 @@ def print_profile(result: dict) -> None:
           "all runners (timed one by one)")
     print(f"run loop overhead (host - runners): {result['host_ms'] - result['runners_ms']:.3f} ms; "
           f"call overhead (call - host): {result['ours_ms'] - result['host_ms']:.3f} ms")
-    print(f"decode step: ours {result['ours_ms']:.3f} ms, HF eager {result['eager_ms']:.3f} ms "
-          f"({result['ours_ms'] / result['eager_ms']:.2f}x eager); "
+    print(f"model {result['size']}; decode step: ours {result['ours_ms']:.3f} ms, "
+          f"HF eager {result['eager_ms']:.3f} ms ({result['ours_ms'] / result['eager_ms']:.2f}x eager); "
           f"compile {result['compile_s']:.1f} s")
 
 
@@ -226,14 +235,14 @@ def compare(other: str, args) -> None:
         for name, tree in trees.items():
             cmd = [sys.executable, os.path.join(os.getcwd(), "bench", "decode_profile.py"),
                    "--json", "--steps", str(args.steps), "--threads", str(args.threads),
-                   "--max-cache-len", str(args.max_cache_len)]
+                   "--max-cache-len", str(args.max_cache_len), "--size", args.size]
             env = {**os.environ, "PYTHONPATH": tree}
             out = subprocess.run(cmd, cwd=tree, env=env, capture_output=True, text=True,
                                  timeout=900)
             if out.returncode != 0:
                 sys.exit(f"decode_profile: the run in {tree} failed:\n{out.stderr[-2000:]}")
             results[name].append(json.loads(out.stdout.splitlines()[-1]))
-    print(machine())
+    print(f"{machine()}; model {args.size}")
     for name, runs in results.items():
         ours = statistics.median(r["ours_ms"] for r in runs)
         eager = statistics.median(r["eager_ms"] for r in runs)
@@ -248,6 +257,8 @@ def main(argv=None) -> None:
     parser.add_argument("--steps", type=int, default=40)
     parser.add_argument("--threads", type=int, default=torch.get_num_threads())
     parser.add_argument("--max-cache-len", type=int, default=160)
+    parser.add_argument("--size", choices=sorted(SIZES), default="512x4",
+                        help="the model: hidden size x layers")
     parser.add_argument("--compare", metavar="DIR", help="another checkout: profile both")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
@@ -259,7 +270,7 @@ def main(argv=None) -> None:
         return
     torch.set_num_threads(args.threads)
     warnings.filterwarnings("ignore")
-    result = profile(args.steps, args.max_cache_len)
+    result = profile(args.steps, args.max_cache_len, args.size)
     if args.json:
         print(json.dumps(result))
         return
