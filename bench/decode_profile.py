@@ -16,8 +16,9 @@ hits both alike.
 
 Per task kind (a fused task's op names, joined by '+') it prints per step:
 - `runner`: wall time of the task's runner calls (what `last_kernel_ms` sums);
-- `kernel`: time inside oneDNN / torch kernels: a runner bound to a oneDNN
-  primitive (`bare`) counts whole; for the others, the oneDNN primitives it
+- `kernel`: time inside oneDNN / torch / C kernels: a runner that is one
+  call bound at load (`bare`: a oneDNN primitive, or a C kernel of
+  runtime/host/cc.py) counts whole; for the others, the oneDNN primitives it
   executes (timed one by one) plus the top-level ATen ops that
   torch.profiler sees inside the runner (so it includes ATen dispatch);
 - `python`: runner minus kernel, our Python around the kernels.
@@ -213,7 +214,7 @@ def machine() -> str:
 def print_profile(result: dict) -> None:
     print(f"{'ms/step':>8} {'kernel':>8} {'python':>8} {'tasks':>5}  task kind")
     for r in result["rows"]:
-        tag = "  (oneDNN primitive)" if r["onednn"] else ""
+        tag = "  (bound call)" if r["onednn"] else ""
         print(f"{r['runner_ms']:8.3f} {r['kernel_ms']:8.3f} {r['python_ms']:8.3f} "
               f"{r['tasks']:5d}  {r['kind']}{tag}")
     total = sum(r["runner_ms"] for r in result["rows"])

@@ -68,7 +68,9 @@ def _load(name: str, source: str, signatures: tuple) -> ctypes.CDLL | None:
     try:
         lib = ctypes.CDLL(str(_build(compiler, name, source)))
     except (OSError, subprocess.SubprocessError) as e:
-        warnings.warn(f"host C kernel '{name}' unavailable ({e}); using torch ops instead",
+        detail = getattr(e, "stderr", None) or b""
+        warnings.warn(f"host C kernel '{name}' unavailable ({e} {detail.decode()[-500:]}); "
+                      "using torch ops instead",
                       RuntimeWarning, stacklevel=3)
         return None
     for fn, argtypes in signatures:

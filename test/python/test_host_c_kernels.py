@@ -8,12 +8,13 @@ import torch
 from torch import nn
 
 from runtime.executor import GENERIC, Executable
-from runtime.host import cc, rms_norm, rotary
+from runtime.host import cc, rms_norm, rotary, row_attention
 from test.python.test_host_runners import compiled
 
 TOL = dict(rtol=1e-5, atol=1e-5)
 
-pytestmark = pytest.mark.skipif(rms_norm.library() is None or rotary.library() is None,
+pytestmark = pytest.mark.skipif(None in (rms_norm.library(), rotary.library(),
+                                        row_attention.library()),
                                 reason="no C compiler: the torch paths are tested elsewhere")
 
 
@@ -167,3 +168,86 @@ def test_without_a_compiler_the_runners_keep_torch_ops(monkeypatch):
     assert not any(bare[n] for n in ("add_rms_norm", "rms_norm", "rotary")), bare
     for got, want in zip(fast.run(*inputs), expected):
         torch.testing.assert_close(got, want, rtol=1e-4, atol=1e-4)
+
+
+# --- attention of a few queries --------------------------------------------------------
+
+ATTENTION_CASES = [  # B, H, KVH, T, S, D, E, mask kind
+    (1, 8, 4, 1, 160, 64, 64, row_attention.KEEP_TRUE),  # a Llama decode step
+    (1, 8, 4, 1, 161, 64, 64, row_attention.KEEP_FALSE),
+    (2, 6, 2, 3, 37, 10, 12, row_attention.ADDITIVE),
+    (2, 4, 4, 5, 33, 8, 8, row_attention.NO_MASK),
+    (1, 16, 8, 1, 300, 64, 64, row_attention.KEEP_TRUE),  # enough work for the pool
+    (1, 2, 1, 1, 1, 3, 5, row_attention.NO_MASK),
+]
+
+
+def _attention_inputs(b, h, kvh, t, s, d, e, kind, seed=0):
+    g = torch.Generator().manual_seed(seed)
+    q, k, v = (torch.randn(shape, generator=g)
+               for shape in ((b, h, t, d), (b, kvh, s, d), (b, kvh, s, e)))
+    mask = {row_attention.NO_MASK: None,
+            row_attention.ADDITIVE: torch.randn((b, 1, t, s), generator=g)}.get(
+        kind, torch.rand((1, 1, t, s), generator=g) > 0.3)
+    return q, k, v, mask
+
+
+@pytest.mark.parametrize("case", ATTENTION_CASES)
+@pytest.mark.parametrize("bound", [True, False])
+def test_row_attention_matches_torch(case, bound):
+    *dims, kind = case
+    b, h, kvh, t, s, d, e = dims
+    q, k, v, mask = _attention_inputs(*case)
+    groups = h // kvh
+    kt = k.transpose(-1, -2) if groups == 1 else k  # ungrouped bodies give k^T
+    fill = torch.finfo(torch.float32).min if kind == row_attention.KEEP_FALSE else float("-inf")
+    out = torch.full((b, h, t, e), float("nan"))
+    given = [q, kt, v, mask]
+    operands = [(i, x if bound else None, tuple(x.shape)) for i, x in enumerate(given)
+                if x is not None]
+    call = row_attention.runner(*operands[:3], operands[3] if mask is not None else None, kind,
+                                fill, 0.125, out, groups, k_transposed=groups == 1)
+    assert call is not None and call(given)
+    want = row_attention.reference(q, k, v, mask, kind, fill, 0.125, groups)
+    torch.testing.assert_close(out, want, **TOL)
+    if not bound:  # new tensors per call are read where they are
+        q2, k2, v2, _ = _attention_inputs(*case, seed=1)
+        assert call([q2, k2.transpose(-1, -2) if groups == 1 else k2, v2, mask])
+        want = row_attention.reference(q2, k2, v2, mask, kind, fill, 0.125, groups)
+        torch.testing.assert_close(out, want, **TOL)
+        assert not call([q2[..., :-1], kt, v2, mask])  # not the shape bound: torch's turn
+
+
+def test_row_attention_rows_without_keys():
+    q, k, v, _ = _attention_inputs(1, 4, 2, 2, 6, 8, 8, row_attention.KEEP_TRUE)
+    mask = torch.tensor([[True] * 6, [False] * 6])[None, None]  # the second query sees none
+    for safe in (False, True):
+        out = torch.empty(1, 4, 2, 8)
+        call = row_attention.runner((0, q, q.shape), (1, k, k.shape), (2, v, v.shape),
+                                    (3, mask, mask.shape), row_attention.KEEP_TRUE,
+                                    float("-inf"), 0.5, out, 2, False, safe=safe)
+        assert call([q, k, v, mask])
+        want = row_attention.reference(q, k, v, mask, row_attention.KEEP_TRUE, float("-inf"),
+                                       0.5, 2, safe=safe)
+        torch.testing.assert_close(out, want, **TOL, equal_nan=True)
+        assert bool(out[:, :, 1].isnan().all()) != safe
+
+
+def test_row_attention_refuses_what_it_cannot_run():
+    q, k, v, mask = _attention_inputs(1, 4, 2, 1, 6, 8, 8, row_attention.KEEP_TRUE)
+    ok = dict(q=(0, q, q.shape), k=(1, k, k.shape), v=(2, v, v.shape), mask=(3, mask, mask.shape))
+    out = torch.empty(1, 4, 1, 8)
+
+    def make(target=out, **change):
+        args = {**ok, **change}
+        return row_attention.runner(args["q"], args["k"], args["v"], args["mask"],
+                                    row_attention.KEEP_TRUE, float("-inf"), 1.0, target, 2,
+                                    False)
+    assert make() is not None
+    many = torch.randn(1, 4, row_attention.MAX_QUERIES + 1, 8)
+    assert make(q=(0, many, many.shape)) is None, "prefill: too many queries"
+    strided = torch.randn(1, 2, 6, 16)[..., ::2]
+    assert make(k=(1, strided, strided.shape)) is None, "head dim not contiguous"
+    assert make(target=torch.empty(1, 4, 1, 8, dtype=torch.float64)) is None
+    wrong = torch.rand(1, 1, 1, 5) > 0.5
+    assert make(mask=(3, wrong, wrong.shape)) is None, "the mask does not broadcast"
