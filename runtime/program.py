@@ -7,6 +7,8 @@ dropped right after its last use so intermediates do not pile up.
 
 from __future__ import annotations
 
+import functools
+
 import torch
 from xdsl.dialects import func
 from xdsl.dialects.builtin import MemRefType, TensorType
@@ -111,18 +113,25 @@ class BlockProgram:
         return [env[s] for s in self.outputs]
 
 
+@functools.lru_cache(maxsize=1024)
+def _expected(t: TensorType | MemRefType) -> tuple[tuple[int, ...], torch.dtype]:
+    """An input type's shape and torch dtype, read from the IR once (a decode
+    step checks a dozen inputs per call)."""
+    assert isinstance(t, TensorType | MemRefType)
+    return tuple(t.get_shape()), kernels.torch_dtype(t.element_type)
+
+
 def check_inputs(arg_types, inputs) -> None:
     """Reject inputs of the wrong count, rank, shape or dtype with a clear message."""
     if len(inputs) != len(arg_types):
         raise InputError(f"the graph takes {len(arg_types)} input(s), got {len(inputs)}")
     for i, (t, x) in enumerate(zip(arg_types, inputs)):
-        assert isinstance(t, TensorType | MemRefType)
         if not isinstance(x, torch.Tensor):
             raise InputError(f"input {i} must be a torch.Tensor, got {type(x).__name__}")
-        want = t.get_shape()
-        if not shapes.compatible(want, tuple(x.shape)):
-            raise InputError(f"input {i} has shape {shapes.fmt(tuple(x.shape)) or '()'}, "
+        want, dtype = _expected(t)
+        shape = tuple(x.shape)
+        if shape != want and not shapes.compatible(want, shape):
+            raise InputError(f"input {i} has shape {shapes.fmt(shape) or '()'}, "
                              f"the graph expects {shapes.fmt(want)}")
-        dtype = kernels.torch_dtype(t.element_type)
         if x.dtype != dtype:
             raise InputError(f"input {i} has dtype {x.dtype}, the graph expects {dtype}")
