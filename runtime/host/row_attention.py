@@ -35,7 +35,9 @@ from runtime.host import cc
 
 MAX_QUERIES = 16  # query rows per head up to which the loop runs
 MAX_KEYS = 1 << 14  # keys per row: the scores live on the stack (64 KB)
-PARALLEL_WORK = 1 << 17  # multiply-adds from which heads go to torch's thread pool
+# Multiply-adds from which heads go to torch's thread pool: below, a fork and
+# join costs more than the heads take on one core (8 heads over 160 keys).
+PARALLEL_WORK = 1 << 20
 
 # the mask's kinds, as the C loop takes them
 NO_MASK, KEEP_TRUE, KEEP_FALSE, ADDITIVE = 0, 1, 2, 3
