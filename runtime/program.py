@@ -7,8 +7,6 @@ dropped right after its last use so intermediates do not pile up.
 
 from __future__ import annotations
 
-import functools
-
 import torch
 from xdsl.dialects import func
 from xdsl.dialects.builtin import MemRefType, TensorType
@@ -113,22 +111,33 @@ class BlockProgram:
         return [env[s] for s in self.outputs]
 
 
-@functools.lru_cache(maxsize=1024)
-def _expected(t: TensorType | MemRefType) -> tuple[tuple[int, ...], torch.dtype]:
-    """An input type's shape and torch dtype, read from the IR once (a decode
-    step checks a dozen inputs per call)."""
-    assert isinstance(t, TensorType | MemRefType)
-    return tuple(t.get_shape()), kernels.torch_dtype(t.element_type)
+# arg_types lists seen -> their shapes and dtypes, read from the IR once (an
+# xDSL type hashes by its parameters, slower than reading it, so lists are
+# keyed by identity); a decode step checks a dozen inputs per call.
+_EXPECTED: dict[int, tuple[list, list]] = {}
+_EXPECTED_MAX = 64
+
+
+def _expected(arg_types) -> list[tuple[tuple[int, ...], torch.dtype]]:
+    entry = _EXPECTED.get(id(arg_types))
+    if entry is not None and entry[0] is arg_types:
+        return entry[1]
+    for t in arg_types:
+        assert isinstance(t, TensorType | MemRefType)
+    expected = [(tuple(t.get_shape()), kernels.torch_dtype(t.element_type)) for t in arg_types]
+    if len(_EXPECTED) >= _EXPECTED_MAX:
+        _EXPECTED.pop(next(iter(_EXPECTED)))
+    _EXPECTED[id(arg_types)] = (arg_types, expected)  # holds the list: its id stays its own
+    return expected
 
 
 def check_inputs(arg_types, inputs) -> None:
     """Reject inputs of the wrong count, rank, shape or dtype with a clear message."""
     if len(inputs) != len(arg_types):
         raise InputError(f"the graph takes {len(arg_types)} input(s), got {len(inputs)}")
-    for i, (t, x) in enumerate(zip(arg_types, inputs)):
+    for i, ((want, dtype), x) in enumerate(zip(_expected(arg_types), inputs)):
         if not isinstance(x, torch.Tensor):
             raise InputError(f"input {i} must be a torch.Tensor, got {type(x).__name__}")
-        want, dtype = _expected(t)
         shape = tuple(x.shape)
         if shape != want and not shapes.compatible(want, shape):
             raise InputError(f"input {i} has shape {shapes.fmt(shape) or '()'}, "
