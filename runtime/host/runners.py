@@ -55,6 +55,7 @@ refuses any other runner there.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -1061,6 +1062,7 @@ def _view_chain_task(t: Task) -> Runner | None:
                 and not _overlap(view, t.out)):
             def copy_views(*args):
                 t.out.copy_(view)
+            copy_views.bare = functools.partial(t.out.copy_, view)  # no Python frame per call
             return copy_views
     out = t.out
 
