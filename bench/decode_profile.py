@@ -28,7 +28,10 @@ and our median ms per step.
 
 `--compare DIR` runs this script from DIR and from this checkout in turn,
 `--rounds` times each, and prints both medians: the before/after of a change
-on the same machine in the same run. The machine's `uptime` and lscpu's ISA
+on the same machine in the same run. Beside wall time, each step's CPU time
+of the calling thread is printed: with `--threads 1` it is all the step's
+work and leaves out the time other processes held the core, so it is the
+steadier figure on a loaded machine. The machine's `uptime` and lscpu's ISA
 flags are printed with the figures, which are indicative on a shared machine.
 """
 
@@ -156,12 +159,14 @@ def profile(steps: int, max_cache_len: int, size: str = "512x4") -> dict:
     for pos in range(3):  # warm up both
         ours_step(pos), eager_step(pos)
     walls = {"ours": [], "eager": []}
+    cpu = {"ours": [], "eager": []}  # the calling thread's CPU time: blind to other load
     host, in_runners = [], []
     for pos in range(3, 3 + steps):
         for name, step in (("ours", ours_step), ("eager", eager_step)):
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.thread_time()
             step(pos % max_cache_len)
             walls[name].append(time.perf_counter() - t0)
+            cpu[name].append(time.thread_time() - c0)
         host.append(exe.last_host_ms), in_runners.append(exe.last_kernel_ms)
 
     # Per kind: runner wall time (plain), then the kernels inside (profiled runs).
@@ -193,7 +198,9 @@ def profile(steps: int, max_cache_len: int, size: str = "512x4") -> dict:
                      "kernel_ms": k * 1e3, "python_ms": (seconds - k) * 1e3,
                      "onednn": kind in bare})
     med = {k: statistics.median(v) * 1e3 for k, v in walls.items()}
+    med_cpu = {k: statistics.median(v) * 1e3 for k, v in cpu.items()}
     return {"rows": rows, "ours_ms": med["ours"], "eager_ms": med["eager"],
+            "ours_cpu_ms": med_cpu["ours"], "eager_cpu_ms": med_cpu["eager"],
             "host_ms": statistics.median(host), "runners_ms": statistics.median(in_runners),
             "tasks": len(exe.tasks), "compile_s": compile_s, "size": size}
 
@@ -226,6 +233,14 @@ def print_profile(result: dict) -> None:
     print(f"model {result['size']}; decode step: ours {result['ours_ms']:.3f} ms, "
           f"HF eager {result['eager_ms']:.3f} ms ({result['ours_ms'] / result['eager_ms']:.2f}x eager); "
           f"compile {result['compile_s']:.1f} s")
+    print(f"CPU time of the calling thread per step: ours {result['ours_cpu_ms']:.3f} ms, "
+          f"HF eager {result['eager_cpu_ms']:.3f} ms "
+          f"({result['ours_cpu_ms'] / result['eager_cpu_ms']:.2f}x){_CPU_NOTE}")
+
+
+# With one thread all the work is the calling thread's, so its CPU time leaves
+# out the time other processes held the cores; with more, the pool's is missing.
+_CPU_NOTE = " (all the work with --threads 1; the calling thread's share otherwise)"
 
 
 def compare(other: str, args) -> None:
@@ -247,8 +262,12 @@ def compare(other: str, args) -> None:
     for name, runs in results.items():
         ours = statistics.median(r["ours_ms"] for r in runs)
         eager = statistics.median(r["eager_ms"] for r in runs)
+        ours_cpu = statistics.median(r["ours_cpu_ms"] for r in runs)
+        eager_cpu = statistics.median(r["eager_cpu_ms"] for r in runs)
         print(f"{name:>6} ({trees[name]}): ours {ours:.3f} ms/step, HF eager {eager:.3f} "
-              f"({ours / eager:.2f}x eager), {runs[0]['tasks']} tasks")
+              f"({ours / eager:.2f}x eager), {runs[0]['tasks']} tasks; CPU time of the "
+              f"calling thread: ours {ours_cpu:.3f}, eager {eager_cpu:.3f} "
+              f"({ours_cpu / eager_cpu:.2f}x)")
     print("\nafter, the last round:")
     print_profile(results["after"][-1])
 
