@@ -12,7 +12,11 @@ scores, their softmax, and the weighted sum of v's rows.
 The arithmetic is the body's, op for op: the score is (q . k) * scale;
 a where-mask gives the fill exactly where the body's where does (the
 condition equal to `keep` keeps the score), an additive mask is added; the
-softmax subtracts the row's max. A row whose scores are all -inf is NaN,
+softmax subtracts the row's max. Two shortcuts change no result: a masked
+key's q . k is not computed (the fill replaces it), and neither is its
+exp when another score is the max (a fill of -1e30 or below is further
+from any other float than exp's range, so the body's exp gives 0 there:
+at a decode step over a static cache, the keys past the position). A row whose scores are all -inf is NaN,
 as the body's softmax makes it, or 0 with `safe` (aten._safe_softmax, which
 torch's SDPA decomposes to; a NaN score keeps the row NaN). fp32 only; at most MAX_QUERIES query rows,
 where the work per head is small (prefill keeps torch's blocked kernel).
@@ -65,40 +69,54 @@ void row_attention(const int64_t *qd, const int64_t *kd, const int64_t *vd, cons
         for (int64_t t = 0; t < T; t++) {
             const float *qr = q + b * qd[1] + h * qd[2] + t * qd[3];
             const int64_t mrow = b * md[1] + h * md[2] + t * md[3];
+            const int where = mode == 1 || mode == 2;
             int64_t s = 0;
-            for (; s + 4 <= S; s += 4) {  /* four keys at once: independent sums */
-                const float *k0 = kh + s * kd[3], *k1 = k0 + kd[3], *k2 = k1 + kd[3],
-                            *k3 = k2 + kd[3];
-                float a0 = 0.0f, a1 = 0.0f, a2 = 0.0f, a3 = 0.0f;
-                #pragma omp simd reduction(+:a0, a1, a2, a3)
-                for (int64_t i = 0; i < D; i++) {
-                    a0 += qr[i] * k0[i]; a1 += qr[i] * k1[i];
-                    a2 += qr[i] * k2[i]; a3 += qr[i] * k3[i];
+            if (where) {  /* a masked key's score is the fill whatever q . k is: not computed */
+                for (; s < S; s++) {
+                    if ((cond[mrow + s * md[4]] != 0) != (mode == 1)) { sc[s] = fill; continue; }
+                    const float *kr = kh + s * kd[3];
+                    float acc = 0.0f;
+                    #pragma omp simd reduction(+:acc)
+                    for (int64_t i = 0; i < D; i++) acc += qr[i] * kr[i];
+                    sc[s] = acc * scale;
                 }
-                sc[s] = a0; sc[s + 1] = a1; sc[s + 2] = a2; sc[s + 3] = a3;
-            }
-            for (; s < S; s++) {
-                const float *kr = kh + s * kd[3];
-                float acc = 0.0f;
-                #pragma omp simd reduction(+:acc)
-                for (int64_t i = 0; i < D; i++) acc += qr[i] * kr[i];
-                sc[s] = acc;
+            } else {
+                for (; s + 4 <= S; s += 4) {  /* four keys at once: independent sums */
+                    const float *k0 = kh + s * kd[3], *k1 = k0 + kd[3], *k2 = k1 + kd[3],
+                                *k3 = k2 + kd[3];
+                    float a0 = 0.0f, a1 = 0.0f, a2 = 0.0f, a3 = 0.0f;
+                    #pragma omp simd reduction(+:a0, a1, a2, a3)
+                    for (int64_t i = 0; i < D; i++) {
+                        a0 += qr[i] * k0[i]; a1 += qr[i] * k1[i];
+                        a2 += qr[i] * k2[i]; a3 += qr[i] * k3[i];
+                    }
+                    sc[s] = a0 * scale; sc[s + 1] = a1 * scale;
+                    sc[s + 2] = a2 * scale; sc[s + 3] = a3 * scale;
+                }
+                for (; s < S; s++) {
+                    const float *kr = kh + s * kd[3];
+                    float acc = 0.0f;
+                    #pragma omp simd reduction(+:acc)
+                    for (int64_t i = 0; i < D; i++) acc += qr[i] * kr[i];
+                    sc[s] = acc * scale;
+                }
+                if (mode == 3)
+                    for (s = 0; s < S; s++) sc[s] += add[mrow + s * md[4]];
             }
             float mx = -INFINITY;
             int nan = 0;
             for (s = 0; s < S; s++) {
-                float x = sc[s] * scale;
-                if (mode == 1 || mode == 2) {
-                    if ((cond[mrow + s * md[4]] != 0) != (mode == 1)) x = fill;
-                } else if (mode == 3) {
-                    x += add[mrow + s * md[4]];
-                }
-                sc[s] = x;
-                if (x > mx) mx = x;
-                nan |= x != x;
+                if (sc[s] > mx) mx = sc[s];
+                nan |= sc[s] != sc[s];
             }
+            /* exp(fill - mx) is 0 for any other max (floats that far down are
+               further apart than exp's range): not computed */
+            const int skip = where && mx != fill;
             float sum = 0.0f;
-            for (int64_t s = 0; s < S; s++) { sc[s] = expf(sc[s] - mx); sum += sc[s]; }
+            for (s = 0; s < S; s++) {
+                sc[s] = (skip && sc[s] == fill) ? 0.0f : expf(sc[s] - mx);
+                sum += sc[s];
+            }
             float *orow = o + b * od[1] + h * od[2] + t * od[3];
             #pragma omp simd
             for (int64_t e = 0; e < E; e++) orow[e] = 0.0f;

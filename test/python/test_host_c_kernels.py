@@ -251,3 +251,19 @@ def test_row_attention_refuses_what_it_cannot_run():
     assert make(target=torch.empty(1, 4, 1, 8, dtype=torch.float64)) is None
     wrong = torch.rand(1, 1, 1, 5) > 0.5
     assert make(mask=(3, wrong, wrong.shape)) is None, "the mask does not broadcast"
+
+
+def test_row_attention_with_a_finite_fill_everywhere_averages_v():
+    """finfo.min as the fill (Hugging Face's masks): a query that sees no key
+    gets equal scores, so the mean of v's rows, as the body computes it."""
+    q, k, v, _ = _attention_inputs(1, 4, 2, 2, 6, 8, 8, row_attention.KEEP_TRUE)
+    mask = torch.tensor([[True, False, True, False, False, True], [False] * 6])[None, None]
+    fill = torch.finfo(torch.float32).min
+    out = torch.empty(1, 4, 2, 8)
+    call = row_attention.runner((0, q, q.shape), (1, k, k.shape), (2, v, v.shape),
+                                (3, mask, mask.shape), row_attention.KEEP_TRUE, fill, 0.5, out,
+                                2, False)
+    assert call([q, k, v, mask])
+    want = row_attention.reference(q, k, v, mask, row_attention.KEEP_TRUE, fill, 0.5, 2)
+    torch.testing.assert_close(out, want, **TOL)
+    torch.testing.assert_close(out[0, :, 1], v.mean(2)[0].repeat_interleave(2, 0), **TOL)
