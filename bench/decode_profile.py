@@ -1,10 +1,13 @@
 """Where a decode step's host time goes, per task kind, beside HF eager.
 
     python -m bench.decode_profile --steps 40 --threads 1
+    python -m bench.decode_profile --size 1024x8
     python -m bench.decode_profile --compare /path/to/other/checkout   # before/after
 
-Builds HF's LlamaForCausalLM from a config (random weights; hidden 512, 4
-layers, 8 heads, 4 KV heads, MLP 1376, vocab 8000), wraps it in HF's
+Builds HF's LlamaForCausalLM from a config (random weights; `--size`
+512x4: hidden 512, 4 layers, 8 heads, 4 KV heads, MLP 1376, vocab 8000;
+1024x8: hidden 1024, 8 layers, 16 heads, 8 KV heads, MLP 2816, vocab
+32000), wraps it in HF's
 static-cache export module (TorchExportableModuleWithStaticCache: the KV cache
 is module buffers written in place at `cache_position`), compiles one decode
 step (one token, batch 1) with NpuGraph and runs it step after step on one
@@ -13,8 +16,9 @@ hits both alike.
 
 Per task kind (a fused task's op names, joined by '+') it prints per step:
 - `runner`: wall time of the task's runner calls (what `last_kernel_ms` sums);
-- `kernel`: time inside oneDNN / torch kernels: a runner bound to a oneDNN
-  primitive (`bare`) counts whole; for the others, the oneDNN primitives it
+- `kernel`: time inside oneDNN / torch / C kernels: a runner that is one
+  call bound at load (`bare`: a oneDNN primitive, or a C kernel of
+  runtime/host/cc.py) counts whole; for the others, the oneDNN primitives it
   executes (timed one by one) plus the top-level ATen ops that
   torch.profiler sees inside the runner (so it includes ATen dispatch);
 - `python`: runner minus kernel, our Python around the kernels.
@@ -24,7 +28,10 @@ and our median ms per step.
 
 `--compare DIR` runs this script from DIR and from this checkout in turn,
 `--rounds` times each, and prints both medians: the before/after of a change
-on the same machine in the same run. The machine's `uptime` and lscpu's ISA
+on the same machine in the same run. Beside wall time, each step's CPU time
+of the calling thread is printed: with `--threads 1` it is all the step's
+work and leaves out the time other processes held the core, so it is the
+steadier figure on a loaded machine. The machine's `uptime` and lscpu's ISA
 flags are printed with the figures, which are indicative on a shared machine.
 """
 
@@ -43,11 +50,17 @@ import weakref
 
 import torch
 
-CONFIG = dict(vocab_size=8000, hidden_size=512, num_hidden_layers=4, num_attention_heads=8,
-              num_key_value_heads=4, intermediate_size=1376, max_position_embeddings=512)
+# The model sizes `--size` names: hidden size x layers.
+SIZES = {
+    "512x4": dict(vocab_size=8000, hidden_size=512, num_hidden_layers=4, num_attention_heads=8,
+                  num_key_value_heads=4, intermediate_size=1376, max_position_embeddings=512),
+    "1024x8": dict(vocab_size=32000, hidden_size=1024, num_hidden_layers=8,
+                   num_attention_heads=16, num_key_value_heads=8, intermediate_size=2816,
+                   max_position_embeddings=512),
+}
 
 
-def build(max_cache_len: int):
+def build(max_cache_len: int, size: str = "512x4"):
     """The eager model and the compiled decode step, both over static caches."""
     import transformers
     from transformers.integrations.executorch import TorchExportableModuleWithStaticCache
@@ -55,7 +68,7 @@ def build(max_cache_len: int):
     import npu_graph
 
     torch.manual_seed(0)
-    model = transformers.LlamaForCausalLM(transformers.LlamaConfig(**CONFIG)).eval()
+    model = transformers.LlamaForCausalLM(transformers.LlamaConfig(**SIZES[size])).eval()
     model.generation_config.cache_implementation = "static"
 
     def wrapped():
@@ -127,9 +140,9 @@ def _kernel_seconds(prof) -> dict[str, float]:
     return kernel
 
 
-def profile(steps: int, max_cache_len: int) -> dict:
+def profile(steps: int, max_cache_len: int, size: str = "512x4") -> dict:
     made = _record_primitives()
-    eager, ours, compiled, compile_s = build(max_cache_len)
+    eager, ours, compiled, compile_s = build(max_cache_len, size)
     exe = compiled.executable
     kinds = [task_kind(t) for t in exe.tasks]
     bare = {kinds[i] for i in exe.host_order if hasattr(exe.runners[i], "bare")}
@@ -146,12 +159,14 @@ def profile(steps: int, max_cache_len: int) -> dict:
     for pos in range(3):  # warm up both
         ours_step(pos), eager_step(pos)
     walls = {"ours": [], "eager": []}
+    cpu = {"ours": [], "eager": []}  # the calling thread's CPU time: blind to other load
     host, in_runners = [], []
     for pos in range(3, 3 + steps):
         for name, step in (("ours", ours_step), ("eager", eager_step)):
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.thread_time()
             step(pos % max_cache_len)
             walls[name].append(time.perf_counter() - t0)
+            cpu[name].append(time.thread_time() - c0)
         host.append(exe.last_host_ms), in_runners.append(exe.last_kernel_ms)
 
     # Per kind: runner wall time (plain), then the kernels inside (profiled runs).
@@ -183,9 +198,11 @@ def profile(steps: int, max_cache_len: int) -> dict:
                      "kernel_ms": k * 1e3, "python_ms": (seconds - k) * 1e3,
                      "onednn": kind in bare})
     med = {k: statistics.median(v) * 1e3 for k, v in walls.items()}
+    med_cpu = {k: statistics.median(v) * 1e3 for k, v in cpu.items()}
     return {"rows": rows, "ours_ms": med["ours"], "eager_ms": med["eager"],
+            "ours_cpu_ms": med_cpu["ours"], "eager_cpu_ms": med_cpu["eager"],
             "host_ms": statistics.median(host), "runners_ms": statistics.median(in_runners),
-            "tasks": len(exe.tasks), "compile_s": compile_s}
+            "tasks": len(exe.tasks), "compile_s": compile_s, "size": size}
 
 
 def machine() -> str:
@@ -204,7 +221,7 @@ def machine() -> str:
 def print_profile(result: dict) -> None:
     print(f"{'ms/step':>8} {'kernel':>8} {'python':>8} {'tasks':>5}  task kind")
     for r in result["rows"]:
-        tag = "  (oneDNN primitive)" if r["onednn"] else ""
+        tag = "  (bound call)" if r["onednn"] else ""
         print(f"{r['runner_ms']:8.3f} {r['kernel_ms']:8.3f} {r['python_ms']:8.3f} "
               f"{r['tasks']:5d}  {r['kind']}{tag}")
     total = sum(r["runner_ms"] for r in result["rows"])
@@ -213,9 +230,17 @@ def print_profile(result: dict) -> None:
           "all runners (timed one by one)")
     print(f"run loop overhead (host - runners): {result['host_ms'] - result['runners_ms']:.3f} ms; "
           f"call overhead (call - host): {result['ours_ms'] - result['host_ms']:.3f} ms")
-    print(f"decode step: ours {result['ours_ms']:.3f} ms, HF eager {result['eager_ms']:.3f} ms "
-          f"({result['ours_ms'] / result['eager_ms']:.2f}x eager); "
+    print(f"model {result['size']}; decode step: ours {result['ours_ms']:.3f} ms, "
+          f"HF eager {result['eager_ms']:.3f} ms ({result['ours_ms'] / result['eager_ms']:.2f}x eager); "
           f"compile {result['compile_s']:.1f} s")
+    print(f"CPU time of the calling thread per step: ours {result['ours_cpu_ms']:.3f} ms, "
+          f"HF eager {result['eager_cpu_ms']:.3f} ms "
+          f"({result['ours_cpu_ms'] / result['eager_cpu_ms']:.2f}x){_CPU_NOTE}")
+
+
+# With one thread all the work is the calling thread's, so its CPU time leaves
+# out the time other processes held the cores; with more, the pool's is missing.
+_CPU_NOTE = " (all the work with --threads 1; the calling thread's share otherwise)"
 
 
 def compare(other: str, args) -> None:
@@ -226,19 +251,23 @@ def compare(other: str, args) -> None:
         for name, tree in trees.items():
             cmd = [sys.executable, os.path.join(os.getcwd(), "bench", "decode_profile.py"),
                    "--json", "--steps", str(args.steps), "--threads", str(args.threads),
-                   "--max-cache-len", str(args.max_cache_len)]
+                   "--max-cache-len", str(args.max_cache_len), "--size", args.size]
             env = {**os.environ, "PYTHONPATH": tree}
             out = subprocess.run(cmd, cwd=tree, env=env, capture_output=True, text=True,
                                  timeout=900)
             if out.returncode != 0:
                 sys.exit(f"decode_profile: the run in {tree} failed:\n{out.stderr[-2000:]}")
             results[name].append(json.loads(out.stdout.splitlines()[-1]))
-    print(machine())
+    print(f"{machine()}; model {args.size}")
     for name, runs in results.items():
         ours = statistics.median(r["ours_ms"] for r in runs)
         eager = statistics.median(r["eager_ms"] for r in runs)
+        ours_cpu = statistics.median(r["ours_cpu_ms"] for r in runs)
+        eager_cpu = statistics.median(r["eager_cpu_ms"] for r in runs)
         print(f"{name:>6} ({trees[name]}): ours {ours:.3f} ms/step, HF eager {eager:.3f} "
-              f"({ours / eager:.2f}x eager), {runs[0]['tasks']} tasks")
+              f"({ours / eager:.2f}x eager), {runs[0]['tasks']} tasks; CPU time of the "
+              f"calling thread: ours {ours_cpu:.3f}, eager {eager_cpu:.3f} "
+              f"({ours_cpu / eager_cpu:.2f}x)")
     print("\nafter, the last round:")
     print_profile(results["after"][-1])
 
@@ -248,6 +277,8 @@ def main(argv=None) -> None:
     parser.add_argument("--steps", type=int, default=40)
     parser.add_argument("--threads", type=int, default=torch.get_num_threads())
     parser.add_argument("--max-cache-len", type=int, default=160)
+    parser.add_argument("--size", choices=sorted(SIZES), default="512x4",
+                        help="the model: hidden size x layers")
     parser.add_argument("--compare", metavar="DIR", help="another checkout: profile both")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
@@ -259,7 +290,7 @@ def main(argv=None) -> None:
         return
     torch.set_num_threads(args.threads)
     warnings.filterwarnings("ignore")
-    result = profile(args.steps, args.max_cache_len)
+    result = profile(args.steps, args.max_cache_len, args.size)
     if args.json:
         print(json.dumps(result))
         return

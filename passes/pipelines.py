@@ -75,8 +75,8 @@ LEVELS: dict[str, tuple[str, ...]] = {
     "ge-O0": (),
     "ge-O1": ("canonicalize", "cse", "dce"),
     "ge-O2": ("canonicalize", "constant-fold", "fold-batch-norm", "cse", "dce"),
-    "ge-O3": ("canonicalize", "constant-fold", "fold-batch-norm", "cse", "op-fusion", "dce",
-              "hardware-mapping"),
+    "ge-O3": ("canonicalize", "constant-fold", "fold-batch-norm", "cse", "merge-parallel-linears",
+              "op-fusion", "dce", "hardware-mapping"),
 }
 
 # Static quantization (npu_graph.quantize): the float graph calibration observes
@@ -412,7 +412,8 @@ class GeO2Pass(OptLevelPass):
 
 @dataclass(frozen=True)
 class GeO3Pass(OptLevelPass):
-    """ge-O3: ge-O2 plus operator fusion, then hardware-mapping's unit and cost annotations."""
+    """ge-O3: ge-O2 plus merging parallel linears and operator fusion, then
+    hardware-mapping's unit and cost annotations."""
 
     name = "ge-O3"
     STAGES = LEVELS["ge-O3"]

@@ -111,18 +111,36 @@ class BlockProgram:
         return [env[s] for s in self.outputs]
 
 
+# arg_types lists seen -> their shapes and dtypes, read from the IR once (an
+# xDSL type hashes by its parameters, slower than reading it, so lists are
+# keyed by identity); a decode step checks a dozen inputs per call.
+_EXPECTED: dict[int, tuple[list, list]] = {}
+_EXPECTED_MAX = 64
+
+
+def _expected(arg_types) -> list[tuple[tuple[int, ...], torch.dtype]]:
+    entry = _EXPECTED.get(id(arg_types))
+    if entry is not None and entry[0] is arg_types:
+        return entry[1]
+    for t in arg_types:
+        assert isinstance(t, TensorType | MemRefType)
+    expected = [(tuple(t.get_shape()), kernels.torch_dtype(t.element_type)) for t in arg_types]
+    if len(_EXPECTED) >= _EXPECTED_MAX:
+        _EXPECTED.pop(next(iter(_EXPECTED)))
+    _EXPECTED[id(arg_types)] = (arg_types, expected)  # holds the list: its id stays its own
+    return expected
+
+
 def check_inputs(arg_types, inputs) -> None:
     """Reject inputs of the wrong count, rank, shape or dtype with a clear message."""
     if len(inputs) != len(arg_types):
         raise InputError(f"the graph takes {len(arg_types)} input(s), got {len(inputs)}")
-    for i, (t, x) in enumerate(zip(arg_types, inputs)):
-        assert isinstance(t, TensorType | MemRefType)
+    for i, ((want, dtype), x) in enumerate(zip(_expected(arg_types), inputs)):
         if not isinstance(x, torch.Tensor):
             raise InputError(f"input {i} must be a torch.Tensor, got {type(x).__name__}")
-        want = t.get_shape()
-        if not shapes.compatible(want, tuple(x.shape)):
-            raise InputError(f"input {i} has shape {shapes.fmt(tuple(x.shape)) or '()'}, "
+        shape = tuple(x.shape)
+        if shape != want and not shapes.compatible(want, shape):
+            raise InputError(f"input {i} has shape {shapes.fmt(shape) or '()'}, "
                              f"the graph expects {shapes.fmt(want)}")
-        dtype = kernels.torch_dtype(t.element_type)
         if x.dtype != dtype:
             raise InputError(f"input {i} has dtype {x.dtype}, the graph expects {dtype}")

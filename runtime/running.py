@@ -134,10 +134,20 @@ class Replica(LoadedFunction):
         """The task as one call over its inputs, writing its output view(s)."""
         if any(s < len(self.arg_types) for s in task.outs):
             # an in-place update of a graph input (ge.scatter_update, ge.assign):
-            # its kernel writes the caller's tensor it is given; nothing to copy
-            def update(*args, body=task.body):
+            # its kernel writes the caller's tensor it is given; nothing to copy.
+            # One op over the task's inputs in order is its kernel, called directly.
+            steps = task.body.steps
+            if len(steps) == 1 and steps[0][1] == list(range(len(task.ins))):
+                kernel = steps[0][0]
+
+                def update(*args):
+                    kernel(*args)
+                return update
+
+            def update_body(*args, body=task.body):
                 body(*args)
-            return update
+            update_body.__name__ = "update"
+            return update_body
         outs = [self.values[s] for s in task.outs]
         if self.options.zero_copy:
             fast = runners.specialize(task.op.body.block, task.body,

@@ -8,7 +8,11 @@
 - `channels_last`, `blocked`: which arena buffers are viewed NHWC, and which
   are held in oneDNN's blocked layout;
 - `nc1hwc0`: NCHW <-> NC1HWC0 on host tensors, for the 5-D kernels of
-  layout-transform's graphs.
+  layout-transform's graphs;
+- `cc`: small C kernels compiled once and called through ctypes, used by
+  `rms_norm`, `rotary` and `row_attention` (a decode step's norms, rotary
+  embeddings and attention, each one loop where torch takes several ops),
+  and `int8`: the int8-weight GEMV.
 
 The kernel table (runtime/kernels.py) stays the reference: every runner
 here computes what the task body's kernels compute, and the tests check it.

@@ -15,6 +15,10 @@ and takes their softmax as four fresh tensors. Two fused forms replace that:
   the shared workspace, the softmax in place, p @ v into the output view.
   BERT-base's 12 attentions took 8.7 ms of a run this way against 12.5 ms
   with torch's kernel (2 AVX2 cores, 128 tokens).
+- a C loop (runtime/host/row_attention.py) for a few queries (a decode
+  step) whose q, k, v and mask are the task's inputs, as they are (the KV
+  cache, a grouped-query head serving several query heads): no mask
+  tensor built, no copy of the result;
 - `F.scaled_dot_product_attention` otherwise (graph inputs, where-masks):
   the same arithmetic blocked over keys with an online softmax (flash
   attention), never holding the scores; at 512 tokens 6.5 ms against 9.3 ms
@@ -49,6 +53,7 @@ from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 from ge_dialect import ge
 from runtime import kernels
 from runtime.host import onednn as dnnl
+from runtime.host import row_attention
 from runtime.program import BlockProgram
 
 Runner = Callable[..., None]
@@ -186,11 +191,15 @@ def runner(block: Block, ins: list, constants: list[bool], out: torch.Tensor,
             return None
         values.append(mask)
     masker = _masker(keep, fill)
+    # the C loop's mask and softmax (runtime/host/row_attention.py)
+    loop = (row_attention.NO_MASK if mask is None else row_attention.ADDITIVE if keep is None
+            else row_attention.KEEP_TRUE if keep else row_attention.KEEP_FALSE, fill or 0.0,
+            softmax.safe is not None, ins)
     grouped = _grouped_kv(qk.rhs, pv.rhs) if dtype == "f32" and not casts else None
     if grouped is not None:  # grouped-query attention: read the cache as it is
         k, v, groups, chains = grouped
         return _build(block, fused | chains, [values[0], k, v, *values[3:]], scale, masker,
-                      out, target, groups)
+                      out, target, groups, loop)
     if primitives and keep is None and dnnl.available():
         # oneDNN's softmax gives a row of -inf NaN, as the body's does; a safe
         # softmax's 0 there takes the body
@@ -201,7 +210,7 @@ def runner(block: Block, ins: list, constants: list[bool], out: torch.Tensor,
             return built
     if dtype != "f32":
         return None  # torch's kernel would compute it in another precision than the body's
-    return _build(block, fused, values, scale, masker, out, target)
+    return _build(block, fused, values, scale, masker, out, target, loop=loop)
 
 
 RESHAPES = ge.views("reshape")
@@ -265,10 +274,15 @@ def _masker(keep: bool | None, fill: float | None) -> Callable:
 
 
 def _build(block: Block, fused: set, values: list[SSAValue], scale: float, masker: Callable,
-           out: torch.Tensor, target: torch.Tensor, groups: int = 1) -> Runner:
+           out: torch.Tensor, target: torch.Tensor, groups: int = 1,
+           loop: tuple | None = None) -> Runner:
     """torch's fused kernel over q, k^T, v (and the mask); with `groups` > 1,
     q, k and v [B, KVH, S, D] of grouped-query attention, each k and v head
-    serving `groups` query heads (`_grouped`)."""
+    serving `groups` query heads (`_grouped`). With `loop` (the mask's kind
+    and fill, the task's bound inputs), a few queries read straight from
+    the task's inputs run as one C loop (`_row_loop`), torch's kernel
+    being kept for a call whose inputs the loop does not take."""
+    rows = _row_loop(block, values, scale, target, groups, *loop) if loop is not None else None
     op_by_op = BlockProgram(block)
     prefix, slot = _prefix(block, fused)  # the views before the scores, then the kernel
 
@@ -290,13 +304,33 @@ def _build(block: Block, fused: set, values: list[SSAValue], scale: float, maske
     prefix.frees = prefix._last_uses()
 
     def attention(*args):
+        if rows is not None and rows(args):
+            return
         (y,) = prefix.run(args)
         if y is None:
             out.copy_(op_by_op.run(args)[0])
         else:
             target.copy_(y)
     attention.groups = groups  # query heads per k and v head read
+    attention.row_loop = rows is not None
     return attention
+
+
+def _row_loop(block: Block, values: list[SSAValue], scale: float, target: torch.Tensor,
+              groups: int, kind: int, fill: float, safe: bool, ins: list) -> Callable | None:
+    """runtime/host/row_attention.py's loop over q, k (k^T unless grouped),
+    v and the mask, if each is a task input of static shape (no view made
+    per call in between), else None."""
+    operands = []
+    for v in values:
+        shape = tuple(ge.shape_of(v))
+        if not isinstance(v, BlockArgument) or v.block is not block or min(shape, default=0) < 0:
+            return None
+        bound = ins[v.index] if v.index < len(ins) else None
+        operands.append((v.index, bound if isinstance(bound, torch.Tensor) else None, shape))
+    mask = operands[3] if len(operands) > 3 else None
+    return row_attention.runner(*operands[:3], mask, kind, fill, scale, target, groups,
+                                k_transposed=groups == 1, safe=safe)
 
 
 def _grouped(q, k, v, mask, groups: int, scale: float) -> torch.Tensor:

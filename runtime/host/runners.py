@@ -18,9 +18,12 @@ place there. `RUNNERS` maps a body's first op to the builder that knows it:
       matmul, transpose or cast                 (runtime/host/attention.py)
     [elementwise ->] layer_norm (last dim)   the elementwise op into the view, oneDNN's
       [-> cast to bf16, alone]                  layer norm in place there (or storing bf16)
-    [elementwise ->] rms_norm (last dim)     the elementwise op into the view, the norm
-                                                in place there (torch ops, out=)
-    x * cos + rotate_half(x) * sin           three torch ops into the view (rotary)
+    [elementwise ->] rms_norm (last dim)     one C loop (runtime/host/rms_norm.py) over the
+                                                input (and a residual added first), or the
+                                                elementwise op into the view, the norm in
+                                                place there
+    x * cos + rotate_half(x) * sin           one C loop (runtime/host/rotary.py), or three
+                                                torch ops into the view (rotary)
     silu(x @ Wg^T) * (x @ Wu^T)              one linear over both weights, joined at load,
                                                 then silu and the product into the view
     max_pool2d, global average pooling       pool runners
@@ -52,6 +55,7 @@ refuses any other runner there.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -62,7 +66,8 @@ from xdsl.ir import Block, BlockArgument, Operation, OpResult
 from ge_dialect import ge
 from ge_dialect.traits import PostOp
 from runtime import kernels
-from runtime.host import activations, attention, bf16, int8
+from runtime.host import activations, attention, bf16, cc, int8, rms_norm
+from runtime.host import rotary as rotary_kernel
 from runtime.host import onednn as dnnl
 from runtime.host.activations import ACTIVATIONS
 from runtime.host.conv_algorithms import CONV_ALGORITHMS, as_rows, choose_conv, is_nhwc
@@ -895,11 +900,14 @@ def _layer_norm_task(t: Task) -> Runner | None:
 
 def _rms_norm_task(t: Task) -> Runner | None:
     """[elementwise prologue ->] rms_norm over the last dim, fp32 (Llama's
-    RMSNorm, with its residual add as add_rms_norm): the prologue's last op
-    writes into the view, then x * rsqrt(mean(x * x) + eps) * w is computed
-    there with out= and in-place ops. oneDNN 3.2's layer norm has no RMS
-    mode. Op by op the norm made a tensor the executor then copied over:
-    60 against 20 us a norm at a Llama decode step (hidden 512)."""
+    RMSNorm, with its residual add as add_rms_norm). Over views bound at
+    load it is one C call (runtime/host/rms_norm.py): the norm of the input,
+    or of the sum of a prologue add's two inputs; another prologue's last op
+    writes into the view, then the C loop normalizes the view in place.
+    Without the C kernel (or an input given per call) x * rsqrt(mean(x * x)
+    + eps) * w is computed with out= and in-place torch ops. Op by op the
+    norm made a tensor the executor then copied over: 60 against 20 us (torch
+    ops) against 3 us (C) a norm at a Llama decode step (hidden 512)."""
     ops, out = t.ops, t.out
     norm = ops[-1]
     if (not isinstance(out, torch.Tensor) or out.dtype != torch.float32
@@ -920,10 +928,15 @@ def _rms_norm_task(t: Task) -> Runner | None:
     if len(ops) == 1:
         if source is None:
             return None
+        x = t.ins[source]
+        fast = rms_norm.kernel(x, weight, out, eps) if isinstance(x, torch.Tensor) else None
+        if fast is not None:
+            return cc.as_runner(fast, "rms_norm")
 
-        def rms_norm(*args):
+        def rms_norm_ops(*args):
             normalize(args[source])
-        return rms_norm
+        rms_norm_ops.__name__ = "rms_norm"
+        return rms_norm_ops
     feed = norm.input.op if isinstance(norm.input, OpResult) else None
     variant = OUT_VARIANTS.get(type(feed))
     if (feed is not ops[-2] or variant is None
@@ -931,10 +944,19 @@ def _rms_norm_task(t: Task) -> Runner | None:
             or not _same_element_types(feed)
             or any(_aliases_unlike(t, v) for v in feed.operands)):
         return None
+    if len(ops) == 2 and isinstance(feed, ge.AddOp):
+        a, b = t.arg(feed.lhs), t.arg(feed.rhs)
+        if a is not None and b is not None and all(isinstance(t.ins[i], torch.Tensor)
+                                                   for i in (a, b)):
+            fast = rms_norm.kernel(t.ins[a], weight, out, eps, residual=t.ins[b])
+            if fast is not None:
+                return cc.as_runner(fast, "add_rms_norm")
+    in_place = rms_norm.kernel(out, weight, out, eps)
     body = BlockProgram(t.block)  # its own copy: the generic path keeps the original
     _, ins, outs = body.steps[-2]
     body.steps[-2] = (lambda *xs: variant(*xs, out=out), ins, outs)
-    body.steps[-1] = (lambda *_: normalize(out), *body.steps[-1][1:])
+    body.steps[-1] = (((lambda *_: in_place()) if in_place is not None
+                       else (lambda *_: normalize(out))), *body.steps[-1][1:])
 
     def add_rms_norm(*args):
         body.run(args)
@@ -961,7 +983,8 @@ def _broadcasts_to(shape: list[int], target: list[int]) -> bool:
 def _rotary_task(t: Task) -> Runner | None:
     """op-fusion's rotary_embedding, x * cos + rotate_half(x) * sin with
     rotate_half(x) = cat(-x[..., h:], x[..., :h]), as three ops into the
-    view: out = x * cos, then out[..., :h] -= x[..., h:] * sin[..., :h] and
+    view: one C loop over views bound at load (runtime/host/rotary.py), else
+    out = x * cos, then out[..., :h] -= x[..., h:] * sin[..., :h] and
     out[..., h:] += x[..., :h] * sin[..., h:] (addcmul_). Op by op the body
     made six tensors (two slices, a negation, a concat, two products)."""
     ops, out = t.ops, t.out
@@ -1004,6 +1027,11 @@ def _rotary_task(t: Task) -> Runner | None:
     if None in (xi, ci, si) or any(isinstance(t.ins[i], torch.Tensor) and _overlap(t.ins[i], out)
                                    for i in (xi, ci, si)):
         return None
+    bound = [t.ins[i] for i in (xi, ci, si)]
+    if all(isinstance(v, torch.Tensor) for v in bound):
+        fast = rotary_kernel.kernel(*bound, out)
+        if fast is not None:
+            return cc.as_runner(fast, "rotary")
     low, high = out[..., :h], out[..., h:]
 
     def rotary(*args):
@@ -1034,6 +1062,7 @@ def _view_chain_task(t: Task) -> Runner | None:
                 and not _overlap(view, t.out)):
             def copy_views(*args):
                 t.out.copy_(view)
+            copy_views.bare = functools.partial(t.out.copy_, view)  # no Python frame per call
             return copy_views
     out = t.out
 

@@ -86,8 +86,8 @@ def test_compile_scaling_smoke_times_every_stage_and_the_growth(tmp_path):
 
     data = json.loads(out.read_text())
     stages = ["build", "print", "parse", "canonicalize", "constant-fold", "fold-batch-norm",
-              "cse", "op-fusion", "dce", "hardware-mapping", "lower-to-ascend", "task-parallel",
-              "memory-reuse", "load"]
+              "cse", "merge-parallel-linears", "op-fusion", "dce", "hardware-mapping",
+              "lower-to-ascend", "task-parallel", "memory-reuse", "load"]
     assert [r["case"] for r in data["results"]] == [
         f"{shape}-{n}" for shape in ("chain", "residual", "branches") for n in (60, 200)]
     for result in data["results"]:

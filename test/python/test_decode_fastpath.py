@@ -11,10 +11,11 @@ from torch import nn
 
 import npu_graph
 from npu_graph.compiler import compile_model
+from runtime.host import row_attention
 
 pytestmark = pytest.mark.filterwarnings("ignore::FutureWarning", "ignore::UserWarning")
 
-# ge-O3 with merge-parallel-linears before op-fusion
+# ge-O3 (with merge-parallel-linears before op-fusion), lowered and planned
 PASSES = ["canonicalize", "constant-fold", "fold-batch-norm", "cse", "merge-parallel-linears",
           "op-fusion", "dce", "hardware-mapping", "lower-to-ascend", "task-parallel",
           "memory-reuse"]
@@ -47,6 +48,8 @@ def test_llama_decode_steps_take_the_fast_path_and_match_eager():
         assert {runners[n] for n in names if n.startswith(kind)} == {runner}, runners
     grouped = [r for r in exe.runners if getattr(r, "groups", 1) == 2]
     assert len(grouped) == 2, runners
+    if row_attention.library() is not None:  # the C loop reads the cache where it is
+        assert all(r.row_loop for r in grouped)
     for step, token in enumerate([5, 17, 42, 7, 9, 3, 60, 1, 2]):  # past the cache's end too
         ids, pos = torch.tensor([[token]]), torch.tensor([step % 8])
         got = compiled(ids, None, pos)

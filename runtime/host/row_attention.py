@@ -1,0 +1,248 @@
+"""Attention of a few queries in one C loop: softmax(q @ k^T * scale, masked) @ v.
+
+At a decode step each head has one query row over the cached keys: a few
+hundred dot products of 64 floats. torch's fused kernel does that in
+microseconds, but the call around it (the mask built as a float tensor,
+the grouped heads reshaped, the result copied into the view) is a dozen
+ops of dispatch. The loop below reads q, k, v and the mask where they lie
+(any strides, grouped-query heads served from their KV head, a
+broadcast mask by stride 0) and writes the output view: per query row the
+scores, their softmax, and the weighted sum of v's rows.
+
+The arithmetic is the body's, op for op: the score is (q . k) * scale;
+a where-mask gives the fill exactly where the body's where does (the
+condition equal to `keep` keeps the score), an additive mask is added; the
+softmax subtracts the row's max. Two shortcuts change no result: a masked
+key's q . k is not computed (the fill replaces it), and neither is its
+exp when another score is the max (a fill of -1e30 or below is further
+from any other float than exp's range, so the body's exp gives 0 there:
+at a decode step over a static cache, the keys past the position). A row whose scores are all -inf is NaN,
+as the body's softmax makes it, or 0 with `safe` (aten._safe_softmax, which
+torch's SDPA decomposes to; a NaN score keeps the row NaN). fp32 only; at most MAX_QUERIES query rows,
+where the work per head is small (prefill keeps torch's blocked kernel).
+
+Tensors are passed as descriptors, int64[5]: the address, then the strides
+(in elements) of the four dims [B, H, T, S|D|E]. A descriptor of a view
+bound at load is filled once; one of a graph input (the KV cache) is
+refilled per call (`Bound.fill`).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+from collections.abc import Callable
+
+import torch
+
+from runtime.host import cc
+
+MAX_QUERIES = 16  # query rows per head up to which the loop runs
+MAX_KEYS = 1 << 14  # keys per row: the scores live on the stack (64 KB)
+# Multiply-adds from which heads go to torch's thread pool: below, a fork and
+# join costs more than the heads take on one core (8 heads over 160 keys).
+PARALLEL_WORK = 1 << 20
+
+# the mask's kinds, as the C loop takes them
+NO_MASK, KEEP_TRUE, KEEP_FALSE, ADDITIVE = 0, 1, 2, 3
+
+_SOURCE = r"""
+#include <math.h>
+#include <stdint.h>
+#define AT(d) ((const float *)(intptr_t)(d)[0])
+void row_attention(const int64_t *qd, const int64_t *kd, const int64_t *vd, const int64_t *md,
+                   int64_t mode, float fill, const int64_t *od, const int64_t *n, float scale,
+                   int64_t safe) {
+    const int64_t B = n[0], H = n[1], KVH = n[2], T = n[3], S = n[4], D = n[5], E = n[6];
+    const int64_t groups = H / KVH;
+    const float *q = AT(qd), *k = AT(kd), *v = AT(vd);
+    const uint8_t *cond = (const uint8_t *)(intptr_t)md[0];
+    const float *add = (const float *)(intptr_t)md[0];
+    float *o = (float *)(intptr_t)od[0];
+    #pragma omp parallel for collapse(2) schedule(static) if (B * H * T * S * (D + E) >= PARALLEL_WORK)
+    for (int64_t b = 0; b < B; b++)
+    for (int64_t h = 0; h < H; h++) {
+        float sc[S];
+        const int64_t g = h / groups;
+        const float *kh = k + b * kd[1] + g * kd[2];
+        const float *vh = v + b * vd[1] + g * vd[2];
+        for (int64_t t = 0; t < T; t++) {
+            const float *qr = q + b * qd[1] + h * qd[2] + t * qd[3];
+            const int64_t mrow = b * md[1] + h * md[2] + t * md[3];
+            const int where = mode == 1 || mode == 2;
+            int64_t s = 0;
+            if (where) {  /* a masked key's score is the fill whatever q . k is: not computed */
+                for (; s < S; s++) {
+                    if ((cond[mrow + s * md[4]] != 0) != (mode == 1)) { sc[s] = fill; continue; }
+                    const float *kr = kh + s * kd[3];
+                    float acc = 0.0f;
+                    #pragma omp simd reduction(+:acc)
+                    for (int64_t i = 0; i < D; i++) acc += qr[i] * kr[i];
+                    sc[s] = acc * scale;
+                }
+            } else {
+                for (; s + 4 <= S; s += 4) {  /* four keys at once: independent sums */
+                    const float *k0 = kh + s * kd[3], *k1 = k0 + kd[3], *k2 = k1 + kd[3],
+                                *k3 = k2 + kd[3];
+                    float a0 = 0.0f, a1 = 0.0f, a2 = 0.0f, a3 = 0.0f;
+                    #pragma omp simd reduction(+:a0, a1, a2, a3)
+                    for (int64_t i = 0; i < D; i++) {
+                        a0 += qr[i] * k0[i]; a1 += qr[i] * k1[i];
+                        a2 += qr[i] * k2[i]; a3 += qr[i] * k3[i];
+                    }
+                    sc[s] = a0 * scale; sc[s + 1] = a1 * scale;
+                    sc[s + 2] = a2 * scale; sc[s + 3] = a3 * scale;
+                }
+                for (; s < S; s++) {
+                    const float *kr = kh + s * kd[3];
+                    float acc = 0.0f;
+                    #pragma omp simd reduction(+:acc)
+                    for (int64_t i = 0; i < D; i++) acc += qr[i] * kr[i];
+                    sc[s] = acc * scale;
+                }
+                if (mode == 3)
+                    for (s = 0; s < S; s++) sc[s] += add[mrow + s * md[4]];
+            }
+            float mx = -INFINITY;
+            int nan = 0;
+            for (s = 0; s < S; s++) {
+                if (sc[s] > mx) mx = sc[s];
+                nan |= sc[s] != sc[s];
+            }
+            /* exp(fill - mx) is 0 for any other max (floats that far down are
+               further apart than exp's range): not computed */
+            const int skip = where && mx != fill;
+            float sum = 0.0f;
+            for (s = 0; s < S; s++) {
+                sc[s] = (skip && sc[s] == fill) ? 0.0f : expf(sc[s] - mx);
+                sum += sc[s];
+            }
+            float *orow = o + b * od[1] + h * od[2] + t * od[3];
+            #pragma omp simd
+            for (int64_t e = 0; e < E; e++) orow[e] = 0.0f;
+            if (safe && mx == -INFINITY && !nan) continue;  /* no key: a safe softmax's 0 */
+            for (s = 0; s < S; s++) sc[s] /= sum;
+            for (s = 0; s + 4 <= S; s += 4) {  /* four rows of v at once: fewer stores */
+                const float *v0 = vh + s * vd[3], *v1 = v0 + vd[3], *v2 = v1 + vd[3],
+                            *v3 = v2 + vd[3];
+                const float p0 = sc[s], p1 = sc[s + 1], p2 = sc[s + 2], p3 = sc[s + 3];
+                #pragma omp simd
+                for (int64_t e = 0; e < E; e++)
+                    orow[e] += p0 * v0[e] + p1 * v1[e] + p2 * v2[e] + p3 * v3[e];
+            }
+            for (; s < S; s++) {
+                const float p = sc[s], *vr = vh + s * vd[3];
+                #pragma omp simd
+                for (int64_t e = 0; e < E; e++) orow[e] += p * vr[e];
+            }
+        }
+    }
+}
+""".replace("PARALLEL_WORK", str(PARALLEL_WORK))
+
+_I64, _PTR = ctypes.c_int64, ctypes.c_void_p
+_SIGNATURES = {"row_attention": [_PTR, _PTR, _PTR, _PTR, _I64, ctypes.c_float, _PTR, _PTR,
+                                 ctypes.c_float, _I64]}
+_Desc = ctypes.c_int64 * 5
+
+
+def library() -> ctypes.CDLL | None:
+    return cc.load("row_attention", _SOURCE, _SIGNATURES)
+
+
+class Operand:
+    """How one tensor of the call is read: its expected shape, and the
+    strides of the loop's four dims taken from it (k given transposed has
+    its last two swapped; a mask is broadcast to [B, H, T, S])."""
+
+    def __init__(self, shape: tuple, dtype: torch.dtype, dense_last: bool,
+                 transposed: bool = False, broadcast: tuple | None = None):
+        self.shape, self.dtype, self.dense_last = tuple(shape), dtype, dense_last
+        self.transposed, self.broadcast = transposed, broadcast
+        self.desc = _Desc()
+
+    def fill(self, x) -> bool:
+        """Point the descriptor at `x`; False if `x` is not what the loop reads."""
+        if not isinstance(x, torch.Tensor) or x.shape != self.shape or x.dtype != self.dtype:
+            return False
+        if self.broadcast is not None:
+            x = x.expand(self.broadcast)
+        strides = list(x.stride())
+        if self.transposed:
+            strides[2], strides[3] = strides[3], strides[2]
+        if self.dense_last and strides[3] != 1 and x.shape[-2 if self.transposed else -1] > 1:
+            return False
+        self.desc[0] = x.data_ptr()
+        self.desc[1:5] = strides
+        return True
+
+
+def runner(q, k, v, mask, mask_kind: int, fill: float, scale: float, target: torch.Tensor,
+           groups: int, k_transposed: bool, safe: bool = False
+           ) -> Callable[[list], bool] | None:
+    """A call computing the attention into `target` [B, H, T, E] from the
+    task inputs at the given positions: `call(args) -> bool`, False (and
+    nothing written) when a tensor given per call is not as at load. Each
+    of q, k, v, mask is (position, tensor bound at load or None, shape).
+    None if the loop cannot run it: not fp32, too many queries or keys,
+    the output's last dim not contiguous, or no C library."""
+    (qi, qt, qshape), (ki, kt, kshape), (vi, vt, vshape) = q, k, v
+    if len(qshape) != 4 or target.dim() != 4 or target.dtype != torch.float32:
+        return None
+    b, h, t, d = qshape
+    s = kshape[2] if not k_transposed else kshape[3]
+    kvh, e = vshape[1], vshape[3]
+    if (t > MAX_QUERIES or s > MAX_KEYS or s < 1 or h != kvh * groups
+            or tuple(target.shape) != (b, h, t, e) or (target.stride(-1) != 1 and e > 1)
+            or library() is None):
+        return None
+    operands = [(qi, qt, Operand(qshape, torch.float32, True)),
+                (ki, kt, Operand(kshape, torch.float32, True, transposed=k_transposed)),
+                (vi, vt, Operand(vshape, torch.float32, True))]
+    none = Operand((), torch.float32, False)  # no mask: a descriptor never read
+    if mask is not None:
+        mi, mt, mshape = mask
+        dtype = torch.bool if mask_kind in (KEEP_TRUE, KEEP_FALSE) else torch.float32
+        try:
+            torch.empty(mshape, device="meta").expand(b, h, t, s)
+        except RuntimeError:
+            return None
+        operands.append((mi, mt, Operand(mshape, dtype, False, broadcast=(b, h, t, s))))
+    per_call = []
+    for i, bound, operand in operands:
+        if bound is None:
+            per_call.append((i, operand))
+        elif not operand.fill(bound):
+            return None
+    out = Operand(tuple(target.shape), torch.float32, True)
+    out.fill(target)
+    dims = (ctypes.c_int64 * 7)(b, h, kvh, t, s, d, e)
+    descs = [op.desc for _, _, op in operands] + [none.desc] * (mask is None)
+    call = functools.partial(library().row_attention, *descs, mask_kind, fill, out.desc, dims,
+                             scale, int(safe))
+    keep = (operands, out, dims, target)
+
+    def attention(args) -> bool:
+        for i, operand in per_call:
+            if not operand.fill(args[i]):
+                return False
+        call()
+        return True
+    attention.keep = keep  # bound tensors and descriptors live as long as the call
+    return attention
+
+
+def reference(q, k, v, mask=None, mask_kind: int = NO_MASK, fill: float = float("-inf"),
+              scale: float = 1.0, groups: int = 1, safe: bool = False) -> torch.Tensor:
+    """The same in torch ops, as the task body computes it (k [B, KVH, S, D])."""
+    k, v = (x.repeat_interleave(groups, dim=1) for x in (k, v))
+    scores = (q @ k.transpose(-1, -2)) * scale
+    if mask_kind == ADDITIVE:
+        scores = scores + mask
+    elif mask_kind in (KEEP_TRUE, KEEP_FALSE):
+        keep = mask if mask_kind == KEEP_TRUE else ~mask
+        scores = torch.where(keep, scores, torch.tensor(fill))
+    p = torch.softmax(scores, -1)
+    if safe:
+        p = p.masked_fill(scores.amax(-1, keepdim=True) == float("-inf"), 0.0)
+    return p @ v

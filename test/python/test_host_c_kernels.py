@@ -1,0 +1,269 @@
+"""The host's small C kernels (runtime/host/cc.py): RMSNorm
+(runtime/host/rms_norm.py) and the rotary embedding (runtime/host/rotary.py)
+against torch, what they refuse, the task runners that use them, and the
+torch ops those runners keep without a C compiler."""
+
+import pytest
+import torch
+from torch import nn
+
+from runtime.executor import GENERIC, Executable
+from runtime.host import cc, rms_norm, rotary, row_attention
+from test.python.test_host_runners import compiled
+
+TOL = dict(rtol=1e-5, atol=1e-5)
+
+pytestmark = pytest.mark.skipif(None in (rms_norm.library(), rotary.library(),
+                                        row_attention.library()),
+                                reason="no C compiler: the torch paths are tested elsewhere")
+
+
+# --- RMSNorm ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("shape", [(1, 1, 512), (3, 7, 37), (40, 1024), (1, 1), (5,)])
+@pytest.mark.parametrize("weighted", [True, False])
+@pytest.mark.parametrize("residual", [True, False])
+def test_rms_norm_matches_torch(shape, weighted, residual):
+    torch.manual_seed(0)
+    x = torch.randn(shape) + 3.0
+    r = torch.randn(shape) if residual else None
+    w = torch.randn(shape[-1]) if weighted else None
+    out = torch.full(shape, float("nan"))
+    call = rms_norm.kernel(x, w, out, 1e-6, residual=r)
+    assert call is not None
+    call()
+    torch.testing.assert_close(out, rms_norm.reference(x, w, 1e-6, r), **TOL)
+
+
+def test_rms_norm_in_place_and_on_strided_rows():
+    torch.manual_seed(0)
+    x, r, w = torch.randn(4, 24), torch.randn(4, 24), torch.randn(24)
+    want = rms_norm.reference(x, w, 1e-5, r)
+    rms_norm.kernel(x, w, x, 1e-5, residual=r)()  # out is x: each element read first
+    torch.testing.assert_close(x, want, **TOL)
+    wide = torch.randn(6, 40)
+    rows, out = wide[::2, 3:27], torch.empty(6, 40)[1::2, :24]  # evenly spaced rows
+    rms_norm.kernel(rows, w, out, 1e-5)()
+    torch.testing.assert_close(out, rms_norm.reference(rows, w, 1e-5), **TOL)
+
+
+def test_rms_norm_refuses_what_it_cannot_run():
+    w = torch.randn(8)
+    buf = torch.randn(5, 8)
+    cases = {
+        "a row not contiguous": (torch.randn(4, 16)[:, ::2], torch.empty(4, 8)),
+        "rows not evenly spaced": (torch.randn(3, 4, 8)[:, :3], torch.empty(3, 3, 8)),
+        "fp64": (torch.randn(2, 8, dtype=torch.float64), torch.empty(2, 8, dtype=torch.float64)),
+        "out partly over x": (buf[:4], buf[1:]),
+        "shapes differ": (torch.randn(2, 8), torch.empty(1, 8)),
+    }
+    for name, (x, out) in cases.items():
+        assert rms_norm.kernel(x, w, out, 1e-6) is None, name
+    assert rms_norm.kernel(torch.randn(2, 8), torch.randn(7), torch.empty(2, 8), 1e-6) is None
+    assert rms_norm.kernel(torch.randn(2, 8), torch.randn(8)[None].expand(2, 8)[0],
+                           torch.empty(2, 8), 1e-6) is not None  # a contiguous row is fine
+
+
+# --- rotary embedding --------------------------------------------------------------
+
+ROTARY_SHAPES = [  # x, cos and sin
+    ((1, 8, 1, 64), (1, 1, 1, 64)),  # a decode step's heads
+    ((2, 3, 5, 6), (2, 1, 5, 6)),
+    ((3, 5, 2, 4), (5, 1, 4)),  # fewer dims than x
+    ((7, 10), (7, 10)),
+    ((2,), (2,)),
+    ((4, 9, 70, 32), (1, 1, 70, 32)),  # rows enough for the thread pool
+]
+
+
+@pytest.mark.parametrize("shapes", ROTARY_SHAPES)
+def test_rotary_matches_torch(shapes):
+    torch.manual_seed(0)
+    x, cos, sin = torch.randn(shapes[0]), torch.randn(shapes[1]), torch.randn(shapes[1])
+    out = torch.full(shapes[0], float("nan"))
+    rotary.kernel(x, cos, sin, out)()
+    torch.testing.assert_close(out, rotary.reference(x, cos, sin), **TOL)
+
+
+def test_rotary_reads_heads_split_by_a_transpose():
+    torch.manual_seed(0)
+    x = torch.randn(1, 3, 8, 16).transpose(1, 2)  # [b, heads, t, d], not contiguous
+    cos, sin = torch.randn(1, 1, 3, 16), torch.randn(1, 1, 3, 16)
+    out = torch.empty(1, 8, 3, 16)
+    rotary.kernel(x, cos, sin, out)()
+    torch.testing.assert_close(out, rotary.reference(x, cos, sin), **TOL)
+
+
+def test_rotary_refuses_what_it_cannot_run():
+    c = torch.randn(1, 6)
+    buf = torch.randn(4, 6)
+    cases = {
+        "odd last dim": (torch.randn(2, 5), torch.randn(1, 5), torch.empty(2, 5)),
+        "last dim strided": (torch.randn(2, 12)[:, ::2], c, torch.empty(2, 6)),
+        "out over x": (buf, c, buf),
+        "5-D": (torch.randn(1, 1, 1, 2, 6), c, torch.empty(1, 1, 1, 2, 6)),
+        "fp64": (torch.randn(2, 6, dtype=torch.float64), c.double(),
+                 torch.empty(2, 6, dtype=torch.float64)),
+        "cos does not broadcast": (torch.randn(2, 6), torch.randn(3, 6), torch.empty(2, 6)),
+    }
+    for name, (x, cos, out) in cases.items():
+        assert rotary.kernel(x, cos, cos, out) is None, name
+
+
+# --- the task runners ----------------------------------------------------------------
+
+class Llamaish(nn.Module):
+    """An RMSNorm after a sum of two task results (one C call with the add),
+    one alone after a linear, and the rotary embedding of heads."""
+
+    def __init__(self):
+        super().__init__()
+        self.a, self.b = nn.Linear(16, 16), nn.Linear(16, 16)
+        self.w = nn.Parameter(torch.randn(16))
+
+    def norm(self, x):
+        return self.w * (x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6))
+
+    def forward(self, x, pos):
+        h, g = self.a(x), self.b(x)
+        q = self.norm(self.a(x)).view(1, 3, 4, 4).transpose(1, 2)
+        cos, sin = torch.cos(pos)[:, None], torch.sin(pos)[:, None]
+        half = torch.cat((-q[..., 2:], q[..., :2]), dim=-1)
+        return self.norm(h + g), h * 2, g * 3, q * cos + half * sin
+
+
+def _bare(executable) -> dict[str, bool]:
+    """runner name -> whether it is a call bound at load (no Python frame)."""
+    return {r.__name__: hasattr(r, "bare") for r in executable.runners}
+
+
+def test_runners_make_one_bound_c_call_and_match_eager():
+    torch.manual_seed(0)
+    inputs = (torch.randn(1, 3, 16), torch.randn(1, 3, 4))
+    module, expected = compiled(Llamaish(), inputs)
+    fast = Executable(module)
+    bare = _bare(fast)
+    assert bare.get("add_rms_norm") and bare.get("rms_norm") and bare.get("rotary"), bare
+    for trial in range(2):
+        args = inputs if trial == 0 else tuple(torch.randn_like(v) for v in inputs)
+        want = expected if trial == 0 else Executable(module, options=GENERIC).run(*args)
+        for got, ref in zip(fast.run(*args), want):
+            torch.testing.assert_close(got, ref, rtol=1e-4, atol=1e-4)
+
+
+def test_without_a_compiler_the_runners_keep_torch_ops(monkeypatch):
+    torch.manual_seed(0)
+    inputs = (torch.randn(1, 3, 16), torch.randn(1, 3, 4))
+    module, expected = compiled(Llamaish(), inputs)
+    monkeypatch.setenv("GE_HOST_C_KERNELS", "none")
+    cc._load.cache_clear()
+    try:
+        assert rms_norm.library() is None
+        fast = Executable(module)
+    finally:
+        monkeypatch.delenv("GE_HOST_C_KERNELS")
+        cc._load.cache_clear()
+    bare = _bare(fast)
+    assert {"add_rms_norm", "rms_norm", "rotary"} <= set(bare), bare
+    assert not any(bare[n] for n in ("add_rms_norm", "rms_norm", "rotary")), bare
+    for got, want in zip(fast.run(*inputs), expected):
+        torch.testing.assert_close(got, want, rtol=1e-4, atol=1e-4)
+
+
+# --- attention of a few queries --------------------------------------------------------
+
+ATTENTION_CASES = [  # B, H, KVH, T, S, D, E, mask kind
+    (1, 8, 4, 1, 160, 64, 64, row_attention.KEEP_TRUE),  # a Llama decode step
+    (1, 8, 4, 1, 161, 64, 64, row_attention.KEEP_FALSE),
+    (2, 6, 2, 3, 37, 10, 12, row_attention.ADDITIVE),
+    (2, 4, 4, 5, 33, 8, 8, row_attention.NO_MASK),
+    (1, 16, 8, 1, 600, 64, 64, row_attention.KEEP_TRUE),  # enough work for the pool
+    (1, 2, 1, 1, 1, 3, 5, row_attention.NO_MASK),
+]
+
+
+def _attention_inputs(b, h, kvh, t, s, d, e, kind, seed=0):
+    g = torch.Generator().manual_seed(seed)
+    q, k, v = (torch.randn(shape, generator=g)
+               for shape in ((b, h, t, d), (b, kvh, s, d), (b, kvh, s, e)))
+    mask = {row_attention.NO_MASK: None,
+            row_attention.ADDITIVE: torch.randn((b, 1, t, s), generator=g)}.get(
+        kind, torch.rand((1, 1, t, s), generator=g) > 0.3)
+    return q, k, v, mask
+
+
+@pytest.mark.parametrize("case", ATTENTION_CASES)
+@pytest.mark.parametrize("bound", [True, False])
+def test_row_attention_matches_torch(case, bound):
+    *dims, kind = case
+    b, h, kvh, t, s, d, e = dims
+    q, k, v, mask = _attention_inputs(*case)
+    groups = h // kvh
+    kt = k.transpose(-1, -2) if groups == 1 else k  # ungrouped bodies give k^T
+    fill = torch.finfo(torch.float32).min if kind == row_attention.KEEP_FALSE else float("-inf")
+    out = torch.full((b, h, t, e), float("nan"))
+    given = [q, kt, v, mask]
+    operands = [(i, x if bound else None, tuple(x.shape)) for i, x in enumerate(given)
+                if x is not None]
+    call = row_attention.runner(*operands[:3], operands[3] if mask is not None else None, kind,
+                                fill, 0.125, out, groups, k_transposed=groups == 1)
+    assert call is not None and call(given)
+    want = row_attention.reference(q, k, v, mask, kind, fill, 0.125, groups)
+    torch.testing.assert_close(out, want, **TOL)
+    if not bound:  # new tensors per call are read where they are
+        q2, k2, v2, _ = _attention_inputs(*case, seed=1)
+        assert call([q2, k2.transpose(-1, -2) if groups == 1 else k2, v2, mask])
+        want = row_attention.reference(q2, k2, v2, mask, kind, fill, 0.125, groups)
+        torch.testing.assert_close(out, want, **TOL)
+        assert not call([q2[..., :-1], kt, v2, mask])  # not the shape bound: torch's turn
+
+
+def test_row_attention_rows_without_keys():
+    q, k, v, _ = _attention_inputs(1, 4, 2, 2, 6, 8, 8, row_attention.KEEP_TRUE)
+    mask = torch.tensor([[True] * 6, [False] * 6])[None, None]  # the second query sees none
+    for safe in (False, True):
+        out = torch.empty(1, 4, 2, 8)
+        call = row_attention.runner((0, q, q.shape), (1, k, k.shape), (2, v, v.shape),
+                                    (3, mask, mask.shape), row_attention.KEEP_TRUE,
+                                    float("-inf"), 0.5, out, 2, False, safe=safe)
+        assert call([q, k, v, mask])
+        want = row_attention.reference(q, k, v, mask, row_attention.KEEP_TRUE, float("-inf"),
+                                       0.5, 2, safe=safe)
+        torch.testing.assert_close(out, want, **TOL, equal_nan=True)
+        assert bool(out[:, :, 1].isnan().all()) != safe
+
+
+def test_row_attention_refuses_what_it_cannot_run():
+    q, k, v, mask = _attention_inputs(1, 4, 2, 1, 6, 8, 8, row_attention.KEEP_TRUE)
+    ok = dict(q=(0, q, q.shape), k=(1, k, k.shape), v=(2, v, v.shape), mask=(3, mask, mask.shape))
+    out = torch.empty(1, 4, 1, 8)
+
+    def make(target=out, **change):
+        args = {**ok, **change}
+        return row_attention.runner(args["q"], args["k"], args["v"], args["mask"],
+                                    row_attention.KEEP_TRUE, float("-inf"), 1.0, target, 2,
+                                    False)
+    assert make() is not None
+    many = torch.randn(1, 4, row_attention.MAX_QUERIES + 1, 8)
+    assert make(q=(0, many, many.shape)) is None, "prefill: too many queries"
+    strided = torch.randn(1, 2, 6, 16)[..., ::2]
+    assert make(k=(1, strided, strided.shape)) is None, "head dim not contiguous"
+    assert make(target=torch.empty(1, 4, 1, 8, dtype=torch.float64)) is None
+    wrong = torch.rand(1, 1, 1, 5) > 0.5
+    assert make(mask=(3, wrong, wrong.shape)) is None, "the mask does not broadcast"
+
+
+def test_row_attention_with_a_finite_fill_everywhere_averages_v():
+    """finfo.min as the fill (Hugging Face's masks): a query that sees no key
+    gets equal scores, so the mean of v's rows, as the body computes it."""
+    q, k, v, _ = _attention_inputs(1, 4, 2, 2, 6, 8, 8, row_attention.KEEP_TRUE)
+    mask = torch.tensor([[True, False, True, False, False, True], [False] * 6])[None, None]
+    fill = torch.finfo(torch.float32).min
+    out = torch.empty(1, 4, 2, 8)
+    call = row_attention.runner((0, q, q.shape), (1, k, k.shape), (2, v, v.shape),
+                                (3, mask, mask.shape), row_attention.KEEP_TRUE, fill, 0.5, out,
+                                2, False)
+    assert call([q, k, v, mask])
+    want = row_attention.reference(q, k, v, mask, row_attention.KEEP_TRUE, fill, 0.5, 2)
+    torch.testing.assert_close(out, want, **TOL)
+    torch.testing.assert_close(out[0, :, 1], v.mean(2)[0].repeat_interleave(2, 0), **TOL)
