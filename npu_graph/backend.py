@@ -44,6 +44,7 @@ from npu_graph.graph import GEGraph, OptimizedGraph
 from npu_graph.inference import marked
 from passes import get_all_passes
 from passes.pipelines import Flags, build_pipeline
+from runtime.weight_pool import WeightPool
 
 if TYPE_CHECKING:
     from lowering.torch_to_ge import UnsupportedOp
@@ -128,6 +129,9 @@ class GEBackend:
         self.config.check()
         self.reports: collections.deque[GraphReport] = collections.deque(maxlen=MAX_REPORTS)
         self.graphs = 0
+        # Every graph's weights as the model's parameters, or one copy shared by
+        # the graphs (a prefill and a decode graph read the same weights).
+        self.weights = WeightPool()
 
     def __call__(self, gm: GraphModule, example_inputs) -> callable:
         report = GraphReport(self.graphs, _count_ops(gm), "eager")
@@ -181,6 +185,8 @@ class GEBackend:
         except GEImportError as e:
             report.reason = str(e)
             return eager
+        for tensor in weights.values():
+            self.weights.add(tensor)
         try:
             module = import_exported(ep, what="the Dynamo graph")
             report.updates = _count_updates(module)
@@ -215,9 +221,11 @@ class GEBackend:
         graph = GEGraph(module)
         graph.dim_gears = dim_gears or {}  # npu_graph.inference.set_dim_gears's marks
         try:
-            return graph.optimize(**self.config.optimize_flags())
+            optimized = graph.optimize(**self.config.optimize_flags())
         except ValueError as e:  # a bad flag, or CompileError: a pass refused the graph
             raise BackendError(f"the GE pipeline refused the graph: {e}") from None
+        self.weights.share(optimized.module)
+        return optimized
 
     def _split(self, ep, broken: list[UnsupportedOp], symbolic: bool,
                report: GraphReport) -> GraphModule | None:

@@ -1,7 +1,8 @@
 """Loading a lowered Ascend function: its value table, its tasks and its arena.
 
-`LoadedFunction` reads the function once: graph inputs, weights (decoded, or
-shared with another replica), buffers and tasks each get a slot in one value
+`LoadedFunction` reads the function once: graph inputs, weights (tensors over
+the constants' own bytes, no copy: runtime/weight_pool.py, or shared with
+another replica), buffers and tasks each get a slot in one value
 table, and every static buffer becomes a typed view of one arena (a uint8
 tensor of `ascend.arena_size` bytes) at its planned offset. Because buffers
 really alias the arena, a wrong memory plan gives wrong numbers.
@@ -33,6 +34,7 @@ from runtime.host import channels_last as arena_layout
 from runtime.host import onednn as dnnl
 from runtime.gears import NO_GEARS, Gears
 from runtime.plan_cache import DEFAULT_PLAN_CACHE_SIZE, check_size
+from runtime.weight_pool import weight_tensor
 from runtime.program import BlockProgram
 from target.cost_model import Estimate
 
@@ -145,7 +147,7 @@ class LoadedFunction:
         shared = iter(weights) if weights is not None else None
         for op in ops:
             if isinstance(op, ascend.WeightOp):
-                weight = next(shared) if shared is not None else kernels.tensor_from_attr(op.value)
+                weight = next(shared) if shared is not None else weight_tensor(op.value)
                 slot[op.output] = self._add(weight)
                 self.weight_slots.add(slot[op.output])
             elif isinstance(op, ascend.BufferOp):
