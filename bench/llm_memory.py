@@ -18,8 +18,9 @@ first class that holds it: the model's parameters, weights of a loaded
 graph (runtime/loading.py), prepacked weights of oneDNN primitives
 (runtime/host/onednn.py), arenas (static, and the gear plans of dynamic
 graphs: runtime/plan_cache.py), the runners' host workspace, or other (the
-KV cache, torch's own). IR constants are counted apart: the bytes of the
-dense constants in the modules the loaded graphs keep.
+KV cache, torch's own). IR constants are counted apart: the bytes the
+dense constants of the loaded graphs' modules own (a constant over a
+tensor's memory, runtime/weight_pool.py, owns none).
 """
 
 from __future__ import annotations
@@ -118,9 +119,13 @@ def breakdown(model) -> dict[str, float]:
         out[name] = sum(storages[p] for p in mine) / MB
         seen |= mine
     out["other tensors"] = sum(n for p, n in storages.items() if p not in seen) / MB
-    modules = {id(r._replicate[0]): r._replicate[0] for r in replicas if hasattr(r, "_replicate")}
+    modules = {}
+    for r in replicas:  # a task's op keeps its whole module alive
+        if r.tasks:
+            module = r.tasks[0].op.get_toplevel_object()
+            modules[id(module)] = module
     out["IR constants"] = sum(_constant_bytes(m) for m in modules.values()) / MB
-    out["graphs loaded"] = len([r for r in replicas if hasattr(r, "_replicate")])
+    out["graphs loaded"] = len(modules)
     return out
 
 
@@ -133,10 +138,12 @@ def _workspace(replica) -> list:
 
 
 def _constant_bytes(module) -> int:
+    """Bytes the module's constants own (not those over a tensor's memory)."""
     from ge_dialect import ascend, ge
 
     return sum(len(op.value.data.data) for op in module.walk()
-               if isinstance(op, ascend.WeightOp | ge.ConstOp))
+               if isinstance(op, ascend.WeightOp | ge.ConstOp)
+               and isinstance(op.value.data.data, bytes))
 
 
 def worker(size: str, peer: str, prompt_tokens: int, new_tokens: int) -> dict:
