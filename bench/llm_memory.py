@@ -8,17 +8,18 @@ in the process, nothing downloaded or saved). Each (size, peer) runs in a
 fresh Python of its own, so no peer sees another's caches or heap: it builds
 the model, reads RSS, wraps the model as bench/llm.py does (eager: as it
 is; ge_max_autotune: backend="ge" with HF's dynamic cache;
-ge_reduce_overhead: "reduce-overhead" with the static cache), runs
+ge_reduce_overhead: "reduce-overhead" with the static cache; with
+`--prepack-weights`, the backend's prefill linears read prepacked copies), runs
 generate() twice (compile, then warm) and reads RSS again.
 
 Where our memory goes: tracemalloc cannot see torch's allocations, so the
 worker counts bytes instead. Every tensor storage alive in the process
 (found through the garbage collector, each storage once) is put in the
 first class that holds it: the model's parameters, weights of a loaded
-graph (runtime/loading.py), prepacked weights of oneDNN primitives
-(runtime/host/onednn.py), arenas (static, and the gear plans of dynamic
-graphs: runtime/plan_cache.py), the runners' host workspace, or other (the
-KV cache, torch's own). IR constants are counted apart: the bytes the
+graph (runtime/loading.py), arenas (static, and the gear plans of dynamic
+graphs: runtime/plan_cache.py), the runners' host workspace, what else
+oneDNN primitives keep (prepacked weights, runtime/host/onednn.py), or
+other (the KV cache, torch's own). IR constants are counted apart: the bytes the
 dense constants of the loaded graphs' modules own (a constant over a
 tensor's memory, runtime/weight_pool.py, owns none).
 """
@@ -26,6 +27,7 @@ tensor's memory, runtime/weight_pool.py, owns none).
 from __future__ import annotations
 
 import argparse
+import ctypes
 import gc
 import json
 import os
@@ -56,7 +58,7 @@ def build_model(size: str):
     return model
 
 
-def wrap(model, peer: str):
+def wrap(model, peer: str, prepack: bool = False):
     """(generate kwargs, backend or None) with `model.forward` compiled for `peer`."""
     import torch
 
@@ -65,7 +67,7 @@ def wrap(model, peer: str):
     import npu_graph
 
     config = npu_graph.CompilerConfig(mode=GE_MODES[peer])
-    backend = npu_graph.get_npu_backend(compiler_config=config)
+    backend = npu_graph.get_npu_backend(compiler_config=config, prepack_weights=prepack)
     dynamic = False if config.mode == "reduce-overhead" else None
     model.forward = torch.compile(model.forward, backend=backend, dynamic=dynamic)
     cache = {"cache_implementation": "static"} if config.mode == "reduce-overhead" else {}
@@ -107,10 +109,11 @@ def breakdown(model) -> dict[str, float]:
     classes = {
         "model parameters": ptrs(list(model.parameters()) + list(model.buffers())),
         "graph weights": ptrs(r.values[s] for r in replicas for s in r.weight_slots),
-        "prepacked weights": ptrs(t for p in primitives for t in p._keep),
         "arenas": ptrs([r.arena for r in replicas]
                        + [plan.arena for r in replicas for plan in _plans(r)]),
         "host workspace": ptrs(t for r in replicas for t in _workspace(r)),
+        # what else a primitive keeps: its reordered weight, scratchpad, bias
+        "prepacked weights": ptrs(t for p in primitives for t in p._keep),
     }
     seen: set[int] = set()
     out: dict[str, float] = {}
@@ -146,13 +149,14 @@ def _constant_bytes(module) -> int:
                and isinstance(op.value.data.data, bytes))
 
 
-def worker(size: str, peer: str, prompt_tokens: int, new_tokens: int) -> dict:
+def worker(size: str, peer: str, prompt_tokens: int, new_tokens: int,
+           prepack: bool = False) -> dict:
     import torch
 
     torch.manual_seed(1)
     model = build_model(size)
     rss_model = rss_mb()
-    cache, backend = wrap(model, peer)
+    cache, backend = wrap(model, peer, prepack)
     prompt = torch.randint(1, SIZES[size]["vocab_size"], (1, prompt_tokens))
     kwargs = dict(max_new_tokens=new_tokens, do_sample=False, **cache)
     start = time.perf_counter()
@@ -161,7 +165,9 @@ def worker(size: str, peer: str, prompt_tokens: int, new_tokens: int) -> dict:
         compile_s = time.perf_counter() - start
         second = model.generate(prompt, **kwargs)
     gc.collect()
-    row = {"size": size, "peer": peer, "rss_model_mb": rss_model, "rss_warm_mb": rss_mb(),
+    warm = rss_mb()
+    row = {"size": size, "peer": peer, "rss_model_mb": rss_model, "rss_warm_mb": warm,
+           "rss_trimmed_mb": _trimmed_rss(),
            "first_s": compile_s, "tokens": second[0, prompt_tokens:].tolist(),
            "same_twice": bool(torch.equal(first, second))}
     if backend is not None:
@@ -170,10 +176,21 @@ def worker(size: str, peer: str, prompt_tokens: int, new_tokens: int) -> dict:
     return row
 
 
+def _trimmed_rss() -> float | None:
+    """RSS once glibc has returned the free pages of its heaps to the system
+    (malloc_trim): what the warm RSS holds in heap freed but kept."""
+    try:
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):
+        return None
+    return rss_mb()
+
+
 def run_one(size: str, peer: str, args) -> dict:
     argv = [sys.executable, "-m", "bench.llm_memory", "--worker", size, peer,
             "--prompt-tokens", str(args.prompt_tokens), "--new-tokens", str(args.new_tokens),
             "--threads", str(args.threads)]
+    argv += ["--prepack-weights"] if args.prepack_weights else []
     proc = subprocess.run(argv, capture_output=True, text=True, timeout=args.timeout)
     lines = [line for line in proc.stdout.splitlines() if line.startswith("{")]
     if proc.returncode or not lines:
@@ -184,7 +201,7 @@ def run_one(size: str, peer: str, args) -> dict:
 
 def report(rows: list[dict]) -> str:
     lines = [f"{'size':8} {'peer':20} {'model MB':>9} {'warm MB':>8} {'x eager':>8} "
-             f"{'1st gen s':>9}  same tokens"]
+             f"{'trimmed':>8} {'1st gen s':>9}  same tokens"]
     eager = {r["size"]: r for r in rows if r["peer"] == "eager" and "error" not in r}
     for r in rows:
         if "error" in r:
@@ -193,8 +210,10 @@ def report(rows: list[dict]) -> str:
         base = eager.get(r["size"])
         ratio = f"{r['rss_warm_mb'] / base['rss_warm_mb']:.2f}" if base else "n/a"
         same = "n/a" if base is None else ("yes" if r["tokens"] == base["tokens"] else "NO")
+        trimmed = r.get("rss_trimmed_mb")
+        trimmed = f"{trimmed:8.0f}" if trimmed is not None else f"{'n/a':>8}"
         lines.append(f"{r['size']:8} {r['peer']:20} {r['rss_model_mb']:9.0f} "
-                     f"{r['rss_warm_mb']:8.0f} {ratio:>8} {r['first_s']:9.1f}  {same}")
+                     f"{r['rss_warm_mb']:8.0f} {ratio:>8} {trimmed} {r['first_s']:9.1f}  {same}")
         for name, value in r.get("breakdown", {}).items():
             lines.append(f"{'':30} {name:20} {value:9.1f}" if name != "graphs loaded"
                          else f"{'':30} {name:20} {value:9d}")
@@ -209,6 +228,8 @@ def main(argv=None) -> int:
     parser.add_argument("--new-tokens", type=int, default=16)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--timeout", type=float, default=1800)
+    parser.add_argument("--prepack-weights", action="store_true",
+                        help="our linears of over 2 rows read prepacked copies (faster prefill)")
     parser.add_argument("--worker", nargs=2, metavar=("SIZE", "PEER"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     sizes, peers = args.sizes.split(","), args.peers.split(",")
@@ -220,7 +241,8 @@ def main(argv=None) -> int:
         import torch
 
         torch.set_num_threads(args.threads)
-        print(json.dumps(worker(*args.worker, args.prompt_tokens, args.new_tokens)))
+        print(json.dumps(worker(*args.worker, args.prompt_tokens, args.new_tokens,
+                                args.prepack_weights)))
         return 0
     print(f"# {isa_line()}; load before: {uptime()}")
     rows = []

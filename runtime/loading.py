@@ -60,6 +60,9 @@ class Options:
     algorithms: bool = True     # conv / pool algorithm chosen per shape (else the library's)
     primitives: bool = True     # with algorithms: oneDNN convs / pools created at load
     blocked: bool = True        # with primitives: oneDNN-only buffers blocked (runtime/host/blocked.py)
+    # with primitives: linears of more than a few rows read a prepacked copy of
+    # their weight (runtime/host/onednn.py PLAIN_WEIGHT_ROWS); off, no copy
+    prepack: bool = True
     plan_cache_size: int = DEFAULT_PLAN_CACHE_SIZE
     gears: Gears = NO_GEARS
 

@@ -123,11 +123,12 @@ class Replica(LoadedFunction):
         the runner writing its input holds a ReLU's values (`writes_relu`)."""
         relu: set[int] = set()
         made = []
-        for task in self.tasks:
-            runner = self._runner(task, bool(task.ins) and task.ins[0] in relu)
-            if getattr(runner, "writes_relu", False):
-                relu.update(task.outs)
-            made.append(runner)
+        with dnnl.prepacking(self.options.prepack):
+            for task in self.tasks:
+                runner = self._runner(task, bool(task.ins) and task.ins[0] in relu)
+                if getattr(runner, "writes_relu", False):
+                    relu.update(task.outs)
+                made.append(runner)
         return made
 
     def _runner(self, task: Task, relu_input: bool = False) -> runners.Runner:

@@ -26,6 +26,8 @@ The constants below are oneDNN 3.x's C ABI (`dnnl_types.h`), the same from
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import ctypes
 import ctypes.util
 import functools
@@ -675,9 +677,28 @@ def conv2d_via_nhwc(x: Blocked, weight: torch.Tensor, bias: torch.Tensor | None,
 # At most this many rows, an inner product reads the weight in its own row-major
 # layout, with no prepacked copy beside it: as fast as the packed layout at 1 and
 # 2 rows, 2-3x slower from 4 rows (fp32, 1024x1024 to 1024x2816, one thread,
-# oneDNN 3 gemm:jit against brgemm:avx512_core on Sapphire Rapids). A decode
-# step's linears so keep no copy of a model's weights.
+# oneDNN 3 gemm:jit against brgemm:avx512_core on Sapphire Rapids; torch's
+# addmm is as slow as the plain layout there). A decode step's linears so
+# keep no copy of a model's weights.
 PLAIN_WEIGHT_ROWS = 2
+_prepacking = contextvars.ContextVar("prepacking", default=True)
+
+
+@contextlib.contextmanager
+def prepacking(allowed: bool):
+    """Within it, linears made with `allowed` False read every weight where
+    it is (runtime Options.prepack: a graph whose weights are a model's
+    parameters then holds no copy of them)."""
+    token = _prepacking.set(allowed)
+    try:
+        yield
+    finally:
+        _prepacking.reset(token)
+
+
+def reads_plain_weight(rows: int) -> bool:
+    """Whether a linear of `rows` rows made now reads its weight unpacked."""
+    return rows <= PLAIN_WEIGHT_ROWS or not _prepacking.get()
 
 
 def linear(x: torch.Tensor | Sequence[int], weight: torch.Tensor, bias: torch.Tensor | None,
@@ -685,14 +706,13 @@ def linear(x: torch.Tensor | Sequence[int], weight: torch.Tensor, bias: torch.Te
            ) -> Primitive:
     """x [rows, in] @ weight[out, in]^T + bias into the [rows, out] view `out`,
     as oneDNN's inner product with the weight reordered once, or read where it
-    is with `plain_weight` (by default: at most PLAIN_WEIGHT_ROWS rows). `x`
-    as in conv2d."""
+    is with `plain_weight` (by default: `reads_plain_weight`). `x` as in conv2d."""
     def create(pd, src, weights, bias_md, dst, attr):
         _check(library().dnnl_inner_product_forward_primitive_desc_create(
             pd, _engine_and_stream()[0], FORWARD_INFERENCE, src, weights, bias_md, dst, attr),
             "dnnl_inner_product_forward_primitive_desc_create")
     rows = out.shape[0] if isinstance(out, torch.Tensor) else out[0]
-    if plain_weight or (plain_weight is None and rows <= PLAIN_WEIGHT_ROWS):
+    if plain_weight or (plain_weight is None and reads_plain_weight(rows)):
         try:
             return _with_weights(x, weight, bias, out, post_ops, create, plain_weight=True)
         except OneDNNError:

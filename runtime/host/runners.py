@@ -643,7 +643,7 @@ def _gated_mlp_task(t: Task) -> Runner | None:
     inner, k = weights[0].shape
     if out.shape[-1] != inner:
         return None
-    if out.numel() // inner <= dnnl.PLAIN_WEIGHT_ROWS:  # a joined copy would double them
+    if dnnl.reads_plain_weight(out.numel() // inner):  # a joined copy would double them
         apart = _gated_mlp_apart(t, x, weights, biases, out.view(-1, inner))
         if apart is not None:
             return apart
