@@ -34,8 +34,8 @@ from runtime.host import channels_last as arena_layout
 from runtime.host import onednn as dnnl
 from runtime.gears import NO_GEARS, Gears
 from runtime.plan_cache import DEFAULT_PLAN_CACHE_SIZE, check_size
-from runtime.weight_pool import weight_tensor
 from runtime.program import BlockProgram
+from runtime.weight_pool import weight_tensor
 from target.cost_model import Estimate
 
 
