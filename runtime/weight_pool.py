@@ -51,9 +51,17 @@ class _Owner:
                                     "version": 3}
 
 
+class _Hashable(np.ndarray):
+    """An array a memoryview may hash: the view then hashes (and compares) by
+    content, as `bytes` does, so a constant over a tensor's bytes can still
+    be a key (CSE hashes attributes)."""
+
+    __hash__ = object.__hash__
+
+
 def constant_bytes(tensor: torch.Tensor) -> memoryview:
     """A read-only view of a contiguous tensor's bytes, keeping it alive."""
-    return memoryview(np.asarray(_Owner(tensor))).toreadonly()
+    return memoryview(np.asarray(_Owner(tensor)).view(_Hashable)).toreadonly()
 
 
 class WeightPool:

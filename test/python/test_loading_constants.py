@@ -79,6 +79,21 @@ def test_a_weight_two_graphs_use_is_stored_once_as_the_parameter():
     assert biases[0] and not biases[0] & biases[1]
 
 
+def test_a_shared_constant_still_verifies_prints_and_hashes_as_its_bytes():
+    torch.manual_seed(0)
+    model, x = MLP().eval(), torch.randn(1, 256)
+    module, copy = lowered(model, x), lowered(model, x)
+    pool = WeightPool()
+    pool.add(model.up.weight)
+    assert pool.share(module) == 1
+    module.verify()
+    assert str(module) == str(copy)  # the same values printed
+    shared = [op.value for op in module.walk() if isinstance(op, ascend.WeightOp)]
+    own = [op.value for op in copy.walk() if isinstance(op, ascend.WeightOp)]
+    assert any(isinstance(a.data.data, memoryview) for a in shared)
+    assert shared == own and [hash(a) for a in shared] == [hash(a) for a in own]
+
+
 def test_graphs_without_parameters_share_their_first_copy():
     """Equal constants of two graphs: the second points at the first's bytes;
     a different constant of the same shape stays apart."""
