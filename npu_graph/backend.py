@@ -31,7 +31,7 @@ import logging
 import operator
 import os
 import warnings
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from typing import TYPE_CHECKING
 
 import torch
@@ -46,6 +46,8 @@ from npu_graph.graph import GEGraph, OptimizedGraph
 from npu_graph.inference import marked
 from passes import get_all_passes
 from passes.pipelines import Flags, build_pipeline
+from runtime.host import heap
+from runtime.weight_pool import WeightPool
 
 if TYPE_CHECKING:
     from lowering.torch_to_ge import UnsupportedOp
@@ -127,13 +129,24 @@ class GraphReport:
 
 
 class GEBackend:
-    """A Dynamo backend: `(GraphModule, example_inputs) -> callable`."""
+    """A Dynamo backend: `(GraphModule, example_inputs) -> callable`.
 
-    def __init__(self, config: CompilerConfig | None = None):
+    `prepack_weights`: whether oneDNN linears of more than a few rows (a
+    prefill's) read a prepacked copy of their weights, up to 2-3x faster
+    than reading them where they are (runtime/host/onednn.py
+    PLAIN_WEIGHT_ROWS), at the price of that copy of the model's weights. Off
+    by default: the graphs then hold no copy of the parameters, so a
+    compiled model needs little more memory than in eager."""
+
+    def __init__(self, config: CompilerConfig | None = None, prepack_weights: bool = False):
         self.config = config or CompilerConfig()
         self.config.check()
+        self.prepack_weights = prepack_weights
         self.reports: collections.deque[GraphReport] = collections.deque(maxlen=MAX_REPORTS)
         self.graphs = 0
+        # Every graph's weights as the model's parameters, or one copy shared by
+        # the graphs (a prefill and a decode graph read the same weights).
+        self.weights = WeightPool()
 
     def __call__(self, gm: GraphModule, example_inputs) -> callable:
         report = GraphReport(self.graphs, _count_ops(gm), "eager")
@@ -143,6 +156,7 @@ class GEBackend:
         # Dynamo's shape environment and add its own guards to the caller's frame.
         with torch._guards.tracing(None):
             fn = self._compile(gm, list(example_inputs), report)
+        heap.release()  # the compile's copies of the weights (runtime/host/heap.py)
         log.info(report.line())
         if not isinstance(fn, _Compiled):
             return fn
@@ -150,6 +164,7 @@ class GEBackend:
         def compile_again(args):
             with torch._guards.tracing(None):
                 again = self._compile(gm, list(args), report)
+            heap.release()
             log.info(f"ge graph {report.index}: compiled again for another module's weights")
             return again
         return _PerWeights(fn, compile_again, gm.forward)
@@ -187,6 +202,8 @@ class GEBackend:
         except GEImportError as e:
             report.reason = str(e)
             return eager
+        for tensor in weights.values():
+            self.weights.add(tensor)
         try:
             module = import_exported(ep, what="the Dynamo graph")
             report.updates = _count_updates(module)
@@ -222,9 +239,12 @@ class GEBackend:
         graph = GEGraph(module)
         graph.dim_gears = dim_gears or {}  # npu_graph.inference.set_dim_gears's marks
         try:
-            return graph.optimize(**self.config.optimize_flags())
+            optimized = graph.optimize(**self.config.optimize_flags())
         except ValueError as e:  # a bad flag, or CompileError: a pass refused the graph
             raise BackendError(f"the GE pipeline refused the graph: {e}") from None
+        self.weights.share(optimized.module)
+        optimized.options = replace(optimized.options, prepack=self.prepack_weights)
+        return optimized
 
     def _split(self, ep, broken: list[UnsupportedOp], symbolic: bool,
                report: GraphReport) -> GraphModule | None:
@@ -595,9 +615,11 @@ def _names(ops: list[UnsupportedOp]) -> str:
     return "; ".join(f"{op.op} ({op.reason})" for op in ops)
 
 
-def get_npu_backend(*, compiler_config: CompilerConfig | None = None) -> GEBackend:
-    """`torch.compile(model, backend=get_npu_backend(compiler_config=config))`, as TorchAir."""
-    return GEBackend(compiler_config)
+def get_npu_backend(*, compiler_config: CompilerConfig | None = None,
+                    prepack_weights: bool = False) -> GEBackend:
+    """`torch.compile(model, backend=get_npu_backend(compiler_config=config))`, as
+    TorchAir; `prepack_weights` trades memory for prefill speed (`GEBackend`)."""
+    return GEBackend(compiler_config, prepack_weights)
 
 
 _DEFAULT: GEBackend | None = None

@@ -19,9 +19,10 @@ Concurrent runs: `run` may be called from several threads at once. Each
 call in flight gets a replica of its own (arena, buffer views, task runners,
 oneDNN primitives, per-shape plans), from a pool that grows on demand up to
 `max_inflight` replicas; further calls wait for one to be free. The
-executable itself is replica 0. Weights are decoded once and shared
-read-only by every replica (prepacked copies that oneDNN primitives make are
-per replica). Memory grows with the replicas actually used, at most
+executable itself is replica 0. Weights are tensors over the constants'
+bytes (no copy: runtime/weight_pool.py) shared read-only by every replica
+(prepacked copies that oneDNN primitives make are per replica; linears of
+one or two rows make none). Memory grows with the replicas actually used, at most
 `max_inflight` arenas; a graph with dynamic dims adds at most
 `plan_cache_size` gear plans per replica (runtime/plan_cache.py), each with
 an arena of its own.

@@ -1,7 +1,8 @@
 """Loading a lowered Ascend function: its value table, its tasks and its arena.
 
-`LoadedFunction` reads the function once: graph inputs, weights (decoded, or
-shared with another replica), buffers and tasks each get a slot in one value
+`LoadedFunction` reads the function once: graph inputs, weights (tensors over
+the constants' own bytes, no copy: runtime/weight_pool.py, or shared with
+another replica), buffers and tasks each get a slot in one value
 table, and every static buffer becomes a typed view of one arena (a uint8
 tensor of `ascend.arena_size` bytes) at its planned offset. Because buffers
 really alias the arena, a wrong memory plan gives wrong numbers.
@@ -34,6 +35,7 @@ from runtime.host import onednn as dnnl
 from runtime.gears import NO_GEARS, Gears
 from runtime.plan_cache import DEFAULT_PLAN_CACHE_SIZE, check_size
 from runtime.program import BlockProgram
+from runtime.weight_pool import weight_tensor
 from target.cost_model import Estimate
 
 
@@ -58,6 +60,9 @@ class Options:
     algorithms: bool = True     # conv / pool algorithm chosen per shape (else the library's)
     primitives: bool = True     # with algorithms: oneDNN convs / pools created at load
     blocked: bool = True        # with primitives: oneDNN-only buffers blocked (runtime/host/blocked.py)
+    # with primitives: linears of more than a few rows read a prepacked copy of
+    # their weight (runtime/host/onednn.py PLAIN_WEIGHT_ROWS); off, no copy
+    prepack: bool = True
     plan_cache_size: int = DEFAULT_PLAN_CACHE_SIZE
     gears: Gears = NO_GEARS
 
@@ -145,7 +150,7 @@ class LoadedFunction:
         shared = iter(weights) if weights is not None else None
         for op in ops:
             if isinstance(op, ascend.WeightOp):
-                weight = next(shared) if shared is not None else kernels.tensor_from_attr(op.value)
+                weight = next(shared) if shared is not None else weight_tensor(op.value)
                 slot[op.output] = self._add(weight)
                 self.weight_slots.add(slot[op.output])
             elif isinstance(op, ascend.BufferOp):

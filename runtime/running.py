@@ -19,7 +19,10 @@ the host heap and moves the results into views of the arena at their
 actual shapes; later runs at that shape bind the same views and run as a
 static graph does. Nothing is recompiled, and no shape gets an arena of its
 own. A run whose buffer shapes differ from the ones its views were made for
-(a data-dependent shape) is an error.
+(a data-dependent shape) is an error. The `?`-shaped outputs are the
+exception: they stay the fresh tensors their tasks computed and go to the
+caller as they are, so a decode step's new KV cache (a concatenation, new
+at every length) is neither copied into an arena nor copied out again.
 
 Pipeline stages: a function cut by pipeline-partition receives buffers
 (`ascend.recv`) before its first task and sends buffers (`ascend.send`)
@@ -78,6 +81,13 @@ class Replica(LoadedFunction):
         self.plan: Plan | None = None  # the device schedule of the last run
         self.gear_plan: GearPlan | None = None  # a dynamic graph's last run's
         self._arg_shapes = [t.get_shape() for t in self.arg_types]
+        # A dynamic graph's `?`-shaped outputs stay where their task computed them:
+        # fresh tensors each run, returned as they are (`_returned`), no room in a
+        # gear's arena (a decode step's new KV cache would be copied twice).
+        self._heap_outputs = {s for s, _ in self.dynamic} & set(self.outputs)
+        self._held = {w.untyped_storage().data_ptr() for s in self.weight_slots
+                      if isinstance(w := self.values[s], torch.Tensor)}
+        self._held.add(self.arena.untyped_storage().data_ptr())
         self.last_host_ms = self.last_kernel_ms = 0.0
         self.last_shapes: tuple[list, list] | None = None  # a dynamic graph's last run's
 
@@ -123,11 +133,12 @@ class Replica(LoadedFunction):
         the runner writing its input holds a ReLU's values (`writes_relu`)."""
         relu: set[int] = set()
         made = []
-        for task in self.tasks:
-            runner = self._runner(task, bool(task.ins) and task.ins[0] in relu)
-            if getattr(runner, "writes_relu", False):
-                relu.update(task.outs)
-            made.append(runner)
+        with dnnl.prepacking(self.options.prepack):
+            for task in self.tasks:
+                runner = self._runner(task, bool(task.ins) and task.ins[0] in relu)
+                if getattr(runner, "writes_relu", False):
+                    relu.update(task.outs)
+                made.append(runner)
         return made
 
     def _runner(self, task: Task, relu_input: bool = False) -> runners.Runner:
@@ -227,8 +238,10 @@ class Replica(LoadedFunction):
         for s, peer, tag in self.sends:
             self.transport.send(values[s].contiguous(), peer, tag)
         # Results leave in the caller's (contiguous) layout, whatever the arena's.
-        outputs = [direct[i] if i in direct else values[s].clone(memory_format=torch.contiguous_format)
+        outputs = [direct[i] if i in direct else self._returned(i, s, inputs)
                    for i, s in enumerate(self.outputs)]
+        for s in self._heap_outputs:  # the caller's now
+            values[s] = None
         for i in range(len(inputs)):
             values[i] = None
         if self.is_dynamic:
@@ -236,6 +249,24 @@ class Replica(LoadedFunction):
         self.last_host_ms = (clock() - start) * 1e3
         self.last_kernel_ms = in_kernels * 1e3
         return outputs
+
+    def _returned(self, i: int, s: int, inputs: tuple) -> torch.Tensor:
+        """Output `i` (value slot `s`) as the caller gets it: a copy, or the
+        tensor itself where it is a heap result of this run that nothing else
+        holds (a `?`-shaped output: not a view of an input, a weight or an
+        arena; returned once; contiguous)."""
+        value = self.values[s]
+        if (s in self._heap_outputs and value.is_contiguous() and s not in self.outputs[:i]
+                and not self._aliases_held(value, inputs)):
+            return value
+        return value.clone(memory_format=torch.contiguous_format)
+
+    def _aliases_held(self, value: torch.Tensor, inputs: tuple) -> bool:
+        ptr = value.untyped_storage().data_ptr()
+        held = ptr in self._held or (
+            self.gear_plan is not None and ptr == self.gear_plan.arena.data_ptr())
+        return held or any(isinstance(x, torch.Tensor) and x.untyped_storage().data_ptr() == ptr
+                           for x in inputs)
 
     def _check_transport(self) -> None:
         if self.transport is None:
@@ -283,6 +314,8 @@ class Replica(LoadedFunction):
         plan = self.plans.get(gear)
         views = plan.views_at(shapes) if plan is not None else None
         if views is not None:
+            for s in self._heap_outputs:
+                values[s] = None  # computed afresh, never into the last run's output
             for s, view in views:
                 values[s] = view
             in_kernels = self._run_tasks(values, check_shapes=True)
@@ -356,7 +389,8 @@ class Replica(LoadedFunction):
         return shapes
 
     def _dynamic_sizes(self, values: list) -> dict[int, int]:
-        return {s: nbytes(values[s]) for s, _ in self.dynamic}
+        """The room each `?`-shaped buffer needs in a gear's arena (outputs none)."""
+        return {s: nbytes(values[s]) for s, _ in self.dynamic if s not in self._heap_outputs}
 
     def _plan_gear(self, shapes: dict, sizes: dict[int, int]) -> GearPlan:
         """A gear's plan: the device schedule at `shapes`, room for `sizes`."""

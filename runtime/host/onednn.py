@@ -26,6 +26,8 @@ The constants below are oneDNN 3.x's C ABI (`dnnl_types.h`), the same from
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import ctypes
 import ctypes.util
 import functools
@@ -495,7 +497,7 @@ def _with_scratchpad(handles: _Handles, pd, args: dict, keep: list) -> None:
 
 def _with_weights(x: torch.Tensor | Sequence[int], weight: torch.Tensor,
                   bias: torch.Tensor | None, out: torch.Tensor, post_ops: Sequence[tuple],
-                  create: Callable) -> Primitive:
+                  create: Callable, plain_weight: bool = False) -> Primitive:
     """What conv2d and linear share: descriptors for the source, `out` and the
     bias, the weight reordered once into the layout wanted by the primitive
     descriptor that `create(pd_pointer, src, weights, bias, dst, attr)` makes,
@@ -512,17 +514,23 @@ def _with_weights(x: torch.Tensor | Sequence[int], weight: torch.Tensor,
                           + ", ".join(str(t.dtype) for t in tensors))
     handles = _Handles()
     try:
-        return _bound(handles, x, weight, bias, out, post_ops, create)
+        return _bound(handles, x, weight, bias, out, post_ops, create, plain_weight)
     except BaseException:
         handles.destroy()
         raise
 
 
-def _bound(handles: _Handles, x, weight, bias, out, post_ops, create) -> Primitive:
+def _bound(handles: _Handles, x, weight, bias, out, post_ops, create,
+           plain_weight: bool = False) -> Primitive:
     """_with_weights' work, its C objects collected in `handles`. An `out`
-    given by its shape is NHWC bytes passed with each call, after the source."""
+    given by its shape is NHWC bytes passed with each call, after the source.
+    With `plain_weight` the primitive reads the weight's own bytes (row-major),
+    with no reordered copy."""
     src, src_pointer = _source(handles, x, isinstance(out, Blocked), weight.dtype)
-    wany = handles.md(weight.shape, None, dtype=weight.dtype)
+    if plain_weight:
+        weight = weight.contiguous()
+    wany = (handles.of(weight) if plain_weight
+            else handles.md(weight.shape, None, dtype=weight.dtype))
     dst_per_call = isinstance(out, Sequence)
     dst = _source(handles, out)[0] if dst_per_call else handles.of(out)
     b = None if bias is None else bias.contiguous()
@@ -531,7 +539,7 @@ def _bound(handles: _Handles, x, weight, bias, out, post_ops, create) -> Primiti
     pd = handles.own("primitive_desc", ctypes.c_void_p())
     create(ctypes.byref(pd), src, wany, bmd, dst, attr)
     wmd = _query_md(pd, QUERY_WEIGHTS_MD)
-    packed = _reordered(handles, weight, wmd)
+    packed = weight if plain_weight else _reordered(handles, weight, wmd)
     bound = not isinstance(x, Sequence)
     keep = ([packed] + ([] if dst_per_call else [out]) + ([b] if b is not None else [])
             + ([x] if bound else []))
@@ -666,14 +674,50 @@ def conv2d_via_nhwc(x: Blocked, weight: torch.Tensor, bias: torch.Tensor | None,
     return run
 
 
+# At most this many rows, an inner product reads the weight in its own row-major
+# layout, with no prepacked copy beside it: as fast as the packed layout at 1 and
+# 2 rows, 2-3x slower from 4 rows (fp32, 1024x1024 to 1024x2816, one thread,
+# oneDNN 3 gemm:jit against brgemm:avx512_core on Sapphire Rapids; torch's
+# addmm is as slow as the plain layout there). A decode step's linears so
+# keep no copy of a model's weights.
+PLAIN_WEIGHT_ROWS = 2
+_prepacking = contextvars.ContextVar("prepacking", default=True)
+
+
+@contextlib.contextmanager
+def prepacking(allowed: bool):
+    """Within it, linears made with `allowed` False read every weight where
+    it is (runtime Options.prepack: a graph whose weights are a model's
+    parameters then holds no copy of them)."""
+    token = _prepacking.set(allowed)
+    try:
+        yield
+    finally:
+        _prepacking.reset(token)
+
+
+def reads_plain_weight(rows: int) -> bool:
+    """Whether a linear of `rows` rows made now reads its weight unpacked."""
+    return rows <= PLAIN_WEIGHT_ROWS or not _prepacking.get()
+
+
 def linear(x: torch.Tensor | Sequence[int], weight: torch.Tensor, bias: torch.Tensor | None,
-           out: torch.Tensor, post_ops: Sequence[tuple] = ()) -> Primitive:
+           out: torch.Tensor, post_ops: Sequence[tuple] = (), plain_weight: bool | None = None
+           ) -> Primitive:
     """x [rows, in] @ weight[out, in]^T + bias into the [rows, out] view `out`,
-    as oneDNN's inner product with the weight reordered once. `x` as in conv2d."""
+    as oneDNN's inner product with the weight reordered once, or read where it
+    is with `plain_weight` (by default: `reads_plain_weight`). `x` as in conv2d."""
     def create(pd, src, weights, bias_md, dst, attr):
         _check(library().dnnl_inner_product_forward_primitive_desc_create(
             pd, _engine_and_stream()[0], FORWARD_INFERENCE, src, weights, bias_md, dst, attr),
             "dnnl_inner_product_forward_primitive_desc_create")
+    rows = out.shape[0] if isinstance(out, torch.Tensor) else out[0]
+    if plain_weight or (plain_weight is None and reads_plain_weight(rows)):
+        try:
+            return _with_weights(x, weight, bias, out, post_ops, create, plain_weight=True)
+        except OneDNNError:
+            if plain_weight:
+                raise  # asked for; by default, no kernel on the plain layout: pack
     return _with_weights(x, weight, bias, out, post_ops, create)
 
 

@@ -648,6 +648,10 @@ def _gated_mlp_task(t: Task) -> Runner | None:
     inner, k = weights[0].shape
     if out.shape[-1] != inner:
         return None
+    if dnnl.reads_plain_weight(out.numel() // inner):  # a joined copy would double them
+        apart = _gated_mlp_apart(t, x, weights, biases, out.view(-1, inner))
+        if apart is not None:
+            return apart
     weight = torch.cat(weights).contiguous()
     bias = None
     if any(b is not None for b in biases):
@@ -677,6 +681,36 @@ def _gated_mlp_task(t: Task) -> Runner | None:
         project(*args)
         F.silu(g, inplace=True)
         torch.mul(g, u, out=rows)
+    return gated_mlp
+
+
+def _gated_mlp_apart(t: Task, x: int, weights: list, biases: list, rows: torch.Tensor
+                     ) -> Runner | None:
+    """The gated MLP at a decode step: two inner products on the weights'
+    own bytes (no joined or prepacked copy of a model's weights), silu in
+    place, the product into the view."""
+    if not (t.algorithms and t.primitives and dnnl.available()):
+        return None
+    x_view, k = t.ins[x], weights[0].shape[1]
+    bound = isinstance(x_view, torch.Tensor) and x_view.is_contiguous() \
+        and x_view.dtype == torch.float32
+    source = x_view.reshape(-1, k) if bound else [rows.shape[0], k]
+    halves = torch.empty(2, *rows.shape)
+    try:
+        gate, up = (dnnl.linear(source, w, t.ins[b] if b is not None else None, half,
+                                plain_weight=True)
+                    for w, b, half in zip(weights, biases, halves))
+    except dnnl.OneDNNError:
+        return None
+
+    def gated_mlp(*args):  # the same runner kind as the joined one
+        if bound:
+            gate(), up()
+        else:
+            src = args[x].reshape(-1, k).contiguous()
+            gate(src), up(src)
+        F.silu(halves[0], inplace=True)
+        torch.mul(halves[0], halves[1], out=rows)
     return gated_mlp
 
 

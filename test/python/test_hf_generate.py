@@ -170,3 +170,61 @@ def test_the_example_runs():
     assert r.returncode == 0, r.stdout + r.stderr
     assert "1 tokens match eager token for token" in r.stdout
     assert "ge graph 0: 172 ops, compiled whole" in r.stderr
+
+
+LONG_TOKENS = 1000
+RSS_FROM = 10  # the token after which compiles and first allocations are done
+RSS_SLACK_MB = 50
+
+
+def _rss_mb() -> float:
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+class _RssStreamer(hf.generation.streamers.BaseStreamer):
+    """Reads this process's RSS after the RSS_FROM-th new token and the last."""
+
+    def __init__(self):
+        self.tokens, self.rss = -1, {}
+
+    def put(self, value):
+        self.tokens += 1  # the first put is the prompt
+        if self.tokens in (RSS_FROM, LONG_TOKENS):
+            self.rss[self.tokens] = _rss_mb()
+
+    def end(self):
+        pass
+
+
+@pytest.mark.skipif(not Path("/proc/self/statm").exists(), reason="RSS read from /proc")
+@pytest.mark.parametrize("cache", sorted(CACHES))
+def test_a_thousand_tokens_keep_memory_flat(cache):
+    """1000 tokens of generate() through the backend: RSS grows by less than
+    50 MB between the 10th token and the last beyond what the KV cache itself
+    grows by (a static cache holds its full length from the start), and the
+    tokens equal eager's. A runtime that kept something per token (a plan per
+    shape, a copy of the cache) grows by far more over 990 steps."""
+    torch.manual_seed(0)
+    config = LlamaConfig(vocab_size=VOCAB, hidden_size=64, intermediate_size=128,
+                         num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=2,
+                         max_position_embeddings=LONG_TOKENS + 64)
+    model = LlamaForCausalLM(config).eval()
+    options = {"max_new_tokens": LONG_TOKENS, "min_new_tokens": LONG_TOKENS,
+               "do_sample": False, **CACHES[cache]}
+    with torch.no_grad():
+        want = model.generate(PROMPT, **options)
+    mode = "reduce-overhead" if cache == "static" else "max-autotune"
+    backend = get_npu_backend(compiler_config=npu_graph.CompilerConfig(mode=mode))
+    model.forward = torch.compile(model.forward, backend=backend,
+                                  dynamic=False if cache == "static" else None)
+    streamer = _RssStreamer()
+    with torch.no_grad():
+        got = model.generate(PROMPT, streamer=streamer, **options)
+    assert torch.equal(got, want), _described(backend.reports)
+    assert sum(r.calls for r in backend.reports) >= LONG_TOKENS, _described(backend.reports)
+    head_dim = config.hidden_size // config.num_attention_heads
+    per_token = 2 * config.num_hidden_layers * config.num_key_value_heads * head_dim * 4
+    kv_mb = 0 if cache == "static" else per_token * (LONG_TOKENS - RSS_FROM) / 2**20
+    growth = streamer.rss[LONG_TOKENS] - streamer.rss[RSS_FROM]
+    assert growth < kv_mb + RSS_SLACK_MB, (growth, kv_mb, streamer.rss)
