@@ -23,7 +23,7 @@ from ge_dialect import ge
 from ge_dialect.ascend import CUBE_OPS
 from ge_dialect.tensors import to_numpy
 from runtime import custom_ops
-from runtime.host import bf16, int8
+from runtime.host import bf16, int8, onednn_int8
 from runtime.host import nc1hwc0 as layout
 
 Kernel = Callable[..., torch.Tensor]
@@ -644,6 +644,8 @@ KERNELS: dict[type[Operation], Callable[[Operation], Kernel]] = {
     ge.WeightQuantLinearOp: lambda op: int8.weight_quant_linear,
     ge.QuantizeOp: _quantize,
     ge.DequantizeOp: _dequantize,
+    ge.QuantizedConv2dOp: onednn_int8.reference_kernel,
+    ge.QuantizedLinearOp: onednn_int8.reference_kernel,
     # shapes, layout and data movement
     ge.TransDataOp: _trans_data,
     ge.FlattenOp: _flatten,

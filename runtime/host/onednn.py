@@ -46,7 +46,10 @@ F32 = 3                    # dnnl_f32
 # dnnl_data_type_t by torch dtype. With bf16 sources and weights oneDNN's convs
 # and inner products accumulate in fp32 and apply bias and post-ops in fp32;
 # the destination may be bf16 or fp32 (the conversion is the kernel's store).
-DATA_TYPES = {torch.float32: F32, torch.bfloat16: 2, torch.float16: 1}
+# The int8 types are for the quantized primitives (runtime/host/onednn_int8.py):
+# s8 or u8 sources, s8 weights, s32 accumulation, s8 or fp32 destinations.
+DATA_TYPES = {torch.float32: F32, torch.bfloat16: 2, torch.float16: 1,
+              torch.int32: 4, torch.int8: 5, torch.uint8: 6}
 FORMAT_ANY = 1             # dnnl_format_tag_any: the primitive picks the weights' layout
 FORWARD_INFERENCE = 96     # dnnl_forward_inference
 CONVOLUTION_DIRECT = 0x1   # dnnl_convolution_direct

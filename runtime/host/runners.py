@@ -13,6 +13,7 @@ place there. `RUNNERS` maps a body's first op to the builder that knows it:
     the same in bf16, with precision-mode's  bf16 runners (runtime/host/bf16.py)
       casts around them
     weight_quant_linear                      the int8-weight GEMV (runtime/host/int8.py)
+    quantized_conv2d / _linear, quantize     oneDNN int8 primitives (runtime/host/onednn_int8.py)
     softmax(q @ k^T * s, masked) @ v         oneDNN matmul + softmax primitives (fp32 or
       tried first on any body ending in a       bf16), or torch's fused attention
       matmul, transpose or cast                 (runtime/host/attention.py)
@@ -62,7 +63,7 @@ from xdsl.ir import Block, BlockArgument, Operation, OpResult
 from ge_dialect import ge
 from ge_dialect.traits import PostOp
 from runtime import kernels
-from runtime.host import activations, attention, bf16, int8
+from runtime.host import activations, attention, bf16, int8, onednn_int8
 from runtime.host import onednn as dnnl
 from runtime.host.activations import ACTIVATIONS
 from runtime.host.conv_algorithms import CONV_ALGORITHMS, as_rows, choose_conv, is_nhwc
@@ -1086,6 +1087,9 @@ RUNNERS: dict[type[Operation], Callable[[Task], Runner | None]] = {
     ge.Conv2dOp: _conv_task,
     ge.LinearOp: _linear_task,
     ge.WeightQuantLinearOp: int8.task_runner,
+    ge.QuantizedConv2dOp: onednn_int8.cube_runner,
+    ge.QuantizedLinearOp: onednn_int8.cube_runner,
+    ge.QuantizeOp: _single(onednn_int8.quantize_runner),
     ge.MaxPool2dOp: _single(_max_pool_task),
     ge.EmbeddingOp: _single(_embedding_task),
     ge.AdaptiveAvgPool2dOp: _single(_global_avg_pool_task),
