@@ -159,25 +159,30 @@ def cube_primitive(x: torch.Tensor, weight: torch.Tensor, weight_scale: torch.Te
         raise
 
 
-def quantize_primitive(x: torch.Tensor, out: torch.Tensor, scale: float) -> dnnl.Primitive:
-    """out = saturate(round_half_even(x / scale)) as a reorder between bound views."""
+def quantize_primitive(x: torch.Tensor | list[int], out: torch.Tensor,
+                       scale: float) -> dnnl.Primitive:
+    """out = saturate(round_half_even(x / scale)) as a reorder into the view
+    `out`, from the view `x` or, given its shape, from a contiguous fp32
+    tensor passed with each call (a graph input)."""
     lib = dnnl.library()
     if lib is None:
         raise dnnl.OneDNNError("no oneDNN library")
     handles = dnnl._Handles()
     try:
-        src, dst = handles.of(x), handles.of(out)
+        src, dst = dnnl._dense(handles, x), handles.of(out)
         attr, _ = _scaled_attr(handles, (), {dnnl.ARG_DST: 0})
         pd = handles.own("primitive_desc", ctypes.c_void_p())
         engine = dnnl._engine_and_stream()[0]
         dnnl._check(lib.dnnl_reorder_primitive_desc_create(ctypes.byref(pd), src, engine, dst,
                                                            engine, attr),
                     "dnnl_reorder_primitive_desc_create")
-        keep = [x, out]
-        args = {dnnl.ARG_SRC: (src, x.data_ptr()), dnnl.ARG_DST: (dst, out.data_ptr())}
+        bound = isinstance(x, torch.Tensor)
+        keep = [x, out] if bound else [out]
+        args = {dnnl.ARG_SRC: (src, x.data_ptr() if bound else 0),
+                dnnl.ARG_DST: (dst, out.data_ptr())}
         _scale_args(handles, {dnnl.ARG_DST: torch.tensor([scale])}, args, keep)
         dnnl._with_scratchpad(handles, pd, args, keep)
-        return dnnl.Primitive(handles, pd, args, [], keep)
+        return dnnl.Primitive(handles, pd, args, [] if bound else [dnnl.ARG_SRC], keep)
     except BaseException:
         handles.destroy()
         raise
@@ -250,21 +255,37 @@ def cube_runner(t):
 
 
 def quantize_runner(t):
-    """A runner for a task whose body is one `ge.quantize` to i8 with one
-    constant scale and no zero point, from and into bound views: a reorder."""
+    """A runner for a task whose body is one `ge.quantize` of fp32 to i8 with
+    one constant scale and no zero point, into a bound view: a reorder, from
+    a bound view or from a graph input (a contiguous one; any other is
+    quantized by the reference)."""
     ops = t.ops
     if len(ops) != 1 or not t.primitives:
         return None
     op = ops[0]
     x, s = t.arg(op.input), t.arg(op.scale)
     if (op.zero_point is not None or str(op.output.type.element_type) != "i8"
-            or not t.constant(s) or t.ins[s].numel() != 1 or x is None
-            or not isinstance(t.ins[x], torch.Tensor) or not isinstance(t.out, torch.Tensor)
-            or t.ins[x].dtype != torch.float32):
+            or str(op.input.type.element_type) != "f32" or not t.constant(s)
+            or t.ins[s].numel() != 1 or x is None or not isinstance(t.out, torch.Tensor)):
         return None
+    source = t.ins[x]
+    if source is None and not op.input.type.has_static_shape():
+        return None
+    scale = float(t.ins[s].reshape(()))
     try:
-        primitive = quantize_primitive(t.ins[x], t.out, float(t.ins[s].reshape(())))
+        primitive = quantize_primitive(
+            source if source is not None else list(op.input.type.get_shape()), t.out, scale)
     except dnnl.OneDNNError as e:
         _fallback(op, str(e))
         return None
-    return primitive.as_runner("onednn_int8_quantize")
+    if source is not None:
+        return primitive.as_runner("onednn_int8_quantize")
+    out, s_tensor = t.out, torch.tensor(scale)
+
+    def onednn_int8_quantize_input(*args):
+        v = args[x]
+        if v.is_contiguous():
+            primitive(v)
+        else:
+            out.copy_(int8.quantize(v, s_tensor, None, 0, torch.int8))
+    return onednn_int8_quantize_input
