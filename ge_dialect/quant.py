@@ -221,6 +221,7 @@ class QuantizedCubeOp(GEOp):
 
         acc = sum(input * weight)                      (int32)
         y   = acc * input_scale * weight_scale[c] + bias[c] (+ residual)
+              (an i8 residual counts residual * residual_scale)
         y   = relu(y)                                  (with `relu`)
         out = saturate(round_half_even(y / output_scale))   (int8, with output_scale)
 
@@ -236,6 +237,7 @@ class QuantizedCubeOp(GEOp):
     output = result_def(AnyTensor)
     input_scale = prop_def(FloatAttr)
     output_scale = opt_prop_def(FloatAttr)
+    residual_scale = opt_prop_def(FloatAttr)
     relu = opt_prop_def(UnitAttr)
     traits = traits_def(Pure(), CubeWork())
 
@@ -251,15 +253,22 @@ class QuantizedCubeOp(GEOp):
         check(kind(self.input) in QUANTIZED_TYPES, "input", "i8 or ui8", self.input)
         check(kind(self.weight) == "i8", "weight", "i8", self.weight)
         check(kind(self.weight_scale) == "f32", "weight_scale", "f32", self.weight_scale)
-        for what, value in (("bias", self.bias), ("residual", self.residual)):
-            if value is not None:
-                check(kind(value) == "f32", what, "f32", value)
+        if self.bias is not None:
+            check(kind(self.bias) == "f32", "bias", "f32", self.bias)
+        if self.residual is not None and self.residual_scale is not None:
+            check(kind(self.residual) == "i8", "residual (with residual_scale)", "i8",
+                  self.residual)
+        elif self.residual is not None:
+            check(kind(self.residual) == "f32", "residual (without residual_scale)", "f32",
+                  self.residual)
+        elif self.residual_scale is not None:
+            raise VerifyException(f"{self.name}: residual_scale without a residual")
         if self.quantized_output():
             check(kind(self.output) == "i8", "the output (with output_scale)", "i8", self.output)
         else:
             check(kind(self.output) == "f32", "the output (without output_scale)", "f32",
                   self.output)
-        for what in ("input_scale", "output_scale"):
+        for what in ("input_scale", "output_scale", "residual_scale"):
             attr = getattr(self, what)
             if attr is not None and (attr.type != f32 or not attr.value.data > 0):
                 raise VerifyException(f"{self.name}: {what} must be a positive f32, got {attr}")
@@ -278,10 +287,13 @@ class QuantizedCubeOp(GEOp):
                              f"{shapes.fmt(shape_of(self.residual))}")
 
 
-def _quantized_props(input_scale: float, output_scale: float | None, relu: bool) -> dict:
+def _quantized_props(input_scale: float, output_scale: float | None, relu: bool,
+                     residual_scale: float | None) -> dict:
     props = {"input_scale": FloatAttr(input_scale, f32)}
     if output_scale is not None:
         props["output_scale"] = FloatAttr(output_scale, f32)
+    if residual_scale is not None:
+        props["residual_scale"] = FloatAttr(residual_scale, f32)
     if relu:
         props["relu"] = UnitAttr()
     return props
@@ -315,10 +327,10 @@ class QuantizedConv2dOp(QuantizedCubeOp):
     def __init__(self, input: SSAValue, weight: SSAValue, weight_scale: SSAValue,
                  bias: SSAValue | None, residual: SSAValue | None, stride, padding, dilation,
                  groups: int, input_scale: float, output_scale: float | None = None,
-                 relu: bool = False):
+                 relu: bool = False, residual_scale: float | None = None):
         props = {"stride": i64_array(stride), "padding": i64_array(padding),
                  "dilation": i64_array(dilation), "groups": IntegerAttr(groups, i64),
-                 **_quantized_props(input_scale, output_scale, relu)}
+                 **_quantized_props(input_scale, output_scale, relu, residual_scale)}
         shape = shapes.conv2d(shape_of(input), shape_of(weight), stride, padding, dilation,
                               groups)
         out = int8() if output_scale is not None else f32
@@ -357,13 +369,15 @@ class QuantizedLinearOp(QuantizedCubeOp):
 
     def __init__(self, input: SSAValue, weight: SSAValue, weight_scale: SSAValue,
                  bias: SSAValue | None, residual: SSAValue | None, input_scale: float,
-                 output_scale: float | None = None, relu: bool = False):
+                 output_scale: float | None = None, relu: bool = False,
+                 residual_scale: float | None = None):
         shape = shapes.linear(shape_of(input), shape_of(weight))
         out = int8() if output_scale is not None else f32
         super().__init__(operands=[input, weight, weight_scale, [bias] if bias else [],
                                    [residual] if residual else []],
                          result_types=[TensorType(out, shape)],
-                         properties=_quantized_props(input_scale, output_scale, relu))
+                         properties=_quantized_props(input_scale, output_scale, relu,
+                                                     residual_scale))
 
     def infer_shape(self) -> Shape:
         weight = shape_of(self.weight)

@@ -19,8 +19,9 @@ What folds, and what stays:
   computed in the graph stays float;
 - the bias: a `ge.const` (f32) or none;
 - an `add` of the result and another f32 tensor of the same shape (no
-  broadcasting) is the residual, added in fp32 after the scales: any
-  residual scale is fine, it is a float tensor;
+  broadcasting) is the residual, added in fp32 after the scales; if that
+  tensor is a `dequantize` of i8 (one scale, no zero point), the residual
+  is the i8 tensor with its scale as `residual_scale` (int8 bytes read);
 - a `relu` of that;
 - the output is int8 with `output_scale` when every reader of the result
   is a `quantize` to i8 with the same single scale and no zero point;
@@ -110,6 +111,7 @@ class Epilogue:
 
     ops: list[Operation]              # the float ops replaced: the matrix op, add, relu
     residual: SSAValue | None = None
+    residual_scale: np.float32 | None = None
     relu: bool = False
     quantizes: tuple[Operation, ...] = ()
     output_scale: np.float32 | None = None
@@ -128,6 +130,9 @@ def epilogue(op: Operation) -> Epilogue:
         if other is not tail.result and other.type == tail.result.type == add.output.type:
             tail.ops.append(add)
             tail.residual = other
+            int8_residual = dequantized_input(other)
+            if int8_residual is not None and _element(int8_residual[0]) == "i8":
+                tail.residual, tail.residual_scale = int8_residual
     relu = _sole_user(tail.result)
     if isinstance(relu, ge.ReluOp) and relu.output.type == tail.result.type:
         tail.ops.append(relu)
@@ -178,14 +183,15 @@ class FoldQuantizedCube(RewritePattern):
         if isinstance(op, ge.MatMulOp):
             wq = _new_const(rewriter, last, np.ascontiguousarray(_const(wq).T), name)
         out = None if tail.output_scale is None else float(tail.output_scale)
+        sr = None if tail.residual_scale is None else float(tail.residual_scale)
         if isinstance(op, ge.Conv2dOp):
             new = ge.QuantizedConv2dOp(xq, wq, scales, bias, tail.residual,
                                        op.stride.get_values(), op.padding.get_values(),
                                        op.dilation.get_values(), op.groups.value.data,
-                                       float(sx), out, tail.relu)
+                                       float(sx), out, tail.relu, sr)
         else:
             new = ge.QuantizedLinearOp(xq, wq, scales, bias, tail.residual, float(sx), out,
-                                       tail.relu)
+                                       tail.relu, sr)
         named = tail.quantizes[0].output if len(tail.quantizes) == 1 else tail.result
         new.output.name_hint = named.name_hint or tail.result.name_hint
         rewriter.insert(new, InsertPoint.before(last))

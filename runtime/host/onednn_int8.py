@@ -10,7 +10,8 @@ reference below to the bit on this CPU) is the op's definition
 with s8 (or u8) source, s8 weights reordered once at load into the layout
 the kernel wants, the scales as runtime arguments (`set_scales_mask`: one
 for the source and destination, one per output channel for the weights),
-the residual as a binary-add post-op read in fp32 and the ReLU as an
+the residual as a binary-add post-op (an fp32 one as it is, an i8 one
+between two linear post-ops that apply its scale) and the ReLU as an
 eltwise post-op; an s8 destination is the requantization, saturated and
 rounded to nearest even, as ONNX's QuantizeLinear rounds. On AMX the
 kernels are `brgconv:avx512_core_amx`; with VNNI, `brgconv:avx512_core_vnni`.
@@ -45,6 +46,8 @@ WEIGHT_MASKS = {False: 1, True: 3}  # per output channel: dim 0, or dims 0-1 of 
 
 
 def _epilogue(op, y: torch.Tensor, residual: torch.Tensor | None) -> torch.Tensor:
+    if residual is not None and op.residual_scale is not None:
+        residual = int8.dequantize(residual, torch.tensor(op.residual_scale.value.data), None, 0)
     if residual is not None:
         y = y + residual
     if op.relu is not None:
@@ -103,10 +106,21 @@ def _scale_args(handles, scales: dict[int, torch.Tensor], args: dict, keep: list
         args[ATTR_SCALES | arg] = (handles.md(s.shape, s.stride()), s.data_ptr())
 
 
+def _residual_post_ops(residual: torch.Tensor, scale: float | None) -> list[tuple]:
+    """Add `residual` to the fp32 result: a binary add; an i8 residual (times
+    `scale`) between two linear post-ops, y = (y / scale + r) * scale, as
+    oneDNN's binary post-op reads its source unscaled."""
+    if scale is None:
+        return [("add", residual)]
+    return [("eltwise", "linear", 1.0 / scale, 0.0), ("add", residual),
+            ("eltwise", "linear", scale, 0.0)]
+
+
 def cube_primitive(x: torch.Tensor, weight: torch.Tensor, weight_scale: torch.Tensor,
                    bias: torch.Tensor | None, residual: torch.Tensor | None,
                    out: torch.Tensor, input_scale: float, output_scale: float | None,
-                   relu: bool, conv: tuple | None) -> dnnl.Primitive:
+                   relu: bool, conv: tuple | None, residual_scale: float | None = None
+                   ) -> dnnl.Primitive:
     """The int8 conv (`conv` = stride, padding, dilation, groups) or inner
     product (`conv` None: x [rows, in], weight [out, in]) between bound views."""
     lib = dnnl.library()
@@ -114,8 +128,8 @@ def cube_primitive(x: torch.Tensor, weight: torch.Tensor, weight_scale: torch.Te
         raise dnnl.OneDNNError("no oneDNN library")
     groups = conv[3] if conv is not None else 1
     grouped = weight if groups == 1 else weight.reshape(groups, -1, *weight.shape[1:])
-    post_ops = ([("add", residual)] if residual is not None else []) + (
-        [("eltwise", "relu", 0.0, 0.0)] if relu else [])
+    post_ops = (_residual_post_ops(residual, residual_scale) if residual is not None else []
+                ) + ([("eltwise", "relu", 0.0, 0.0)] if relu else [])
     handles = dnnl._Handles()
     try:
         src, dst = handles.of(x), handles.of(out)
@@ -240,10 +254,11 @@ def cube_runner(t):
         x, out = x.reshape(-1, k), out.reshape(-1, out.shape[-1])
         residual = residual.reshape(out.shape) if residual is not None else None
     output_scale = op.output_scale.value.data if op.output_scale is not None else None
+    residual_scale = op.residual_scale.value.data if op.residual_scale is not None else None
     try:
         primitive = cube_primitive(x, weight, t.ins[idx["weight_scale"]], bias, residual, out,
                                    op.input_scale.value.data, output_scale, op.relu is not None,
-                                   conv)
+                                   conv, residual_scale)
     except dnnl.OneDNNError as e:
         _fallback(op, str(e))
         return None

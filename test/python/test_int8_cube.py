@@ -1,12 +1,12 @@
 """int8 cube tasks: fold-quantized on a small residual CNN, compiled and run.
 
 The folded graph is checked against the QDQ graph it came from (the same
-graph before fold-quantized): with the reference kernels bit for bit (the
+graph before fold-quantized, after quantize-static and quantize-residuals): with the reference kernels bit for bit (the
 folded op's reference is the QDQ arithmetic), and compiled, where the int8
-tasks run as oneDNN int8 primitives, to 1e-4 (integer products are exact;
-the float ops differ in summation order, which could move a value across
-a rounding boundary of the next quantize, though none does here). Against
-fp32 eager: top-1 agreement."""
+tasks run as oneDNN int8 primitives, to 1e-4 for nearly all logits
+(integer products are exact; the float ops differ in rounding order, which
+moves the odd value across a rounding boundary of the next quantize).
+Against fp32 eager: top-1 agreement."""
 
 import pytest
 import torch
@@ -74,7 +74,7 @@ def graphs():
     graph = NpuGraph(model, input_spec=(calibration[0],))
     prepared = GEGraph(run_pipeline(graph.module.clone(), CALIBRATION_LEVEL))
     calibrate(prepared, calibration)
-    qdq = GEGraph(run_pipeline(prepared.module, "quantize-static,cse"))
+    qdq = GEGraph(run_pipeline(prepared.module, "quantize-static,cse,quantize-residuals"))
     folded = GEGraph(run_pipeline(qdq.module.clone(), "fold-quantized,dce"))
     return model, qdq, folded, npu_graph.quantize(graph, calibration)
 
@@ -105,6 +105,11 @@ def test_every_cube_op_folds_and_int8_flows_between_tasks(graphs):
     # the residual adds and the ReLU after them are in the second convs
     assert not _ops(folded, ge.AddOp | ge.ReluOp)
     assert sum(op.residual is not None for op in convs) == 2
+    # layer1's residual (the max-pool's output) is quantized for its first
+    # conv anyway, so it is added as that int8 tensor (quantize-residuals)
+    (int8_residual,) = [op for op in convs if op.residual_scale is not None]
+    assert str(int8_residual.residual.type.element_type) == "i8"
+    assert isinstance(int8_residual.residual.owner, ge.QuantizeOp)
 
 
 def test_lowered_int8_tasks_are_cube_tasks_on_i8_buffers(graphs):
@@ -140,9 +145,13 @@ def test_compiled_int8_matches_qdq_and_fp32_top1(graphs, primitives):
         assert names.count("onednn_int8_quantized_conv2d") == 6, names
         assert "onednn_int8_quantized_linear" in names and "onednn_int8_quantize" in names
     got = torch.cat([executable.run(b)[0].clone() for b in held_out.split(8)])
-    # Measured here: 1e-7 at most (no quantize rounded differently). One value
-    # moved by a rounding step would show as ~1e-3 in a logit.
-    torch.testing.assert_close(got, reference, rtol=1e-4, atol=1e-4)
+    # The same arithmetic up to float rounding: most logits agree to 1e-4;
+    # where an intermediate int8 value rounded the other way (oneDNN adds an
+    # int8 residual as (y / s + r) * s, the QDQ graph as y + r * s), a logit
+    # moves by ~1e-3 (measured: 10 of 640 logits, at most 1.3e-3 of a range of 0.35).
+    err = (got - reference).abs()
+    assert (err <= 1e-4).float().mean() >= 0.95, (err > 1e-4).sum()
+    assert err.max() <= 0.01 * reference.abs().max(), err.max()
     with torch.no_grad():
         fp32 = model(held_out)
     assert (got.argmax(1) == fp32.argmax(1)).float().mean() >= 0.9

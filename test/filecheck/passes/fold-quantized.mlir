@@ -76,6 +76,25 @@ func.func @int8_chain(%xq: tensor<1x2x4x4xi8>, %res: tensor<1x2x4x4xf32>) -> ten
 
 // -----
 
+// A residual that is a dequantized int8 tensor is read as int8, with its scale.
+// CHECK-LABEL: func.func @int8_residual
+// CHECK:         %a = ge.quantized_conv2d %xq, %{{.*}}, %{{.*}} residual %rq : tensor<1x2x4x4xi8> {{{.*}}input_scale = 5.000000e-02 : f32, residual_scale = 2.000000e-01 : f32, relu} : tensor<1x2x4x4xi8>, tensor<2x2x1x1xi8>, tensor<2xf32> -> tensor<1x2x4x4xf32>
+func.func @int8_residual(%xq: tensor<1x2x4x4xi8>, %rq: tensor<1x2x4x4xi8>) -> tensor<1x2x4x4xf32> {
+  %sx = ge.const dense<0.05> : tensor<f32>
+  %sr = ge.const dense<0.2> : tensor<f32>
+  %wq = ge.const dense<3> : tensor<2x2x1x1xi8>
+  %sw = ge.const dense<0.01> : tensor<f32>
+  %x = ge.dequantize %xq, %sx {axis = 1 : i64} : tensor<1x2x4x4xi8>, tensor<f32> -> tensor<1x2x4x4xf32>
+  %w = ge.dequantize %wq, %sw {axis = 0 : i64} : tensor<2x2x1x1xi8>, tensor<f32> -> tensor<2x2x1x1xf32>
+  %r = ge.dequantize %rq, %sr {axis = 1 : i64} : tensor<1x2x4x4xi8>, tensor<f32> -> tensor<1x2x4x4xf32>
+  %c = ge.conv2d %x, %w {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : tensor<1x2x4x4xf32>, tensor<2x2x1x1xf32> -> tensor<1x2x4x4xf32>
+  %s = ge.add %r, %c : tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32> -> tensor<1x2x4x4xf32>
+  %a = ge.relu %s : tensor<1x2x4x4xf32>
+  func.return %a : tensor<1x2x4x4xf32>
+}
+
+// -----
+
 // The result is quantized with two different scales: the conv folds with an
 // fp32 output and both quantizes stay.
 // CHECK-LABEL: func.func @scale_mismatch
