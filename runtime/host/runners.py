@@ -1089,7 +1089,7 @@ RUNNERS: dict[type[Operation], Callable[[Task], Runner | None]] = {
     ge.WeightQuantLinearOp: int8.task_runner,
     ge.QuantizedConv2dOp: onednn_int8.cube_runner,
     ge.QuantizedLinearOp: onednn_int8.cube_runner,
-    ge.QuantizeOp: _single(onednn_int8.quantize_runner),
+    ge.QuantizeOp: lambda t: onednn_int8.quantize_runner(t) or _tail_task(t),
     ge.MaxPool2dOp: _single(_max_pool_task),
     ge.EmbeddingOp: _single(_embedding_task),
     ge.AdaptiveAvgPool2dOp: _single(_global_avg_pool_task),
