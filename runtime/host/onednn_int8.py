@@ -248,8 +248,9 @@ def cube_runner(t):
                 tuple(op.dilation.get_values()), op.groups.value.data)
     else:
         k = x.shape[-1]
-        if not (x.is_contiguous() and out.is_contiguous()):
-            _fallback(op, "a linear's input or output view is not contiguous")
+        if not (x.is_contiguous() and out.is_contiguous()
+                and (residual is None or residual.is_contiguous())):
+            _fallback(op, "a linear's input, residual or output view is not contiguous")
             return None
         x, out = x.reshape(-1, k), out.reshape(-1, out.shape[-1])
         residual = residual.reshape(out.shape) if residual is not None else None
