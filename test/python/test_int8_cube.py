@@ -156,3 +156,46 @@ def test_compiled_int8_matches_qdq_and_fp32_top1(graphs, primitives):
         fp32 = model(held_out)
     assert (got.argmax(1) == fp32.argmax(1)).float().mean() >= 0.9
     assert (got.argmax(1) == reference.argmax(1)).float().mean() >= 0.95
+
+
+class Mixed(nn.Module):
+    """A depthwise conv (grouped weights: one scale per output channel over
+    two weight dims) and a linear with a residual (h + fc2(relu(fc1(h))))."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 8, 3, padding=1)
+        self.dw = nn.Conv2d(8, 8, 3, padding=1, groups=8)
+        self.pw = nn.Conv2d(8, 16, 1)
+        self.fc1 = nn.Linear(16, 16)
+        self.fc2 = nn.Linear(16, 16)
+
+    def forward(self, x):
+        x = torch.relu(self.pw(torch.relu(self.dw(torch.relu(self.conv(x))))))
+        h = nn.functional.adaptive_avg_pool2d(x, 1).flatten(1)
+        return h + self.fc2(torch.relu(self.fc1(h)))
+
+
+def test_grouped_conv_and_linear_residual_run_as_int8_primitives():
+    torch.manual_seed(0)
+    model = Mixed().eval()
+    calibration = [torch.randn(4, 3, 12, 12) for _ in range(2)]
+    graph = NpuGraph(model, input_spec=(calibration[0],))
+    prepared = GEGraph(run_pipeline(graph.module.clone(), CALIBRATION_LEVEL))
+    calibrate(prepared, calibration)
+    qdq = GEGraph(run_pipeline(prepared.module, "quantize-static,cse,quantize-residuals"))
+    folded = GEGraph(run_pipeline(qdq.module.clone(), "fold-quantized,dce"))
+    (residual_linear,) = [op for op in _ops(folded, ge.QuantizedLinearOp)
+                          if op.residual is not None]
+    assert residual_linear.residual_scale is not None  # h is quantized for fc1 anyway
+    x = torch.randn(4, 3, 12, 12)
+    reference = evaluate(qdq.module, x)[0]
+    assert torch.equal(evaluate(folded.module, x)[0], reference)
+    executable = Executable(plan_device(lower(optimize(folded.module.clone(), "ge-O3"))))
+    if onednn.available():
+        names = [r.__name__ for r in executable.runners]
+        assert names.count("onednn_int8_quantized_conv2d") == 3, names
+        assert names.count("onednn_int8_quantized_linear") == 2, names
+    got = executable.run(x)[0]
+    err = (got - reference).abs()
+    assert (err <= 1e-4).float().mean() >= 0.95 and err.max() <= 0.01 * reference.abs().max()
