@@ -4,6 +4,7 @@
       -> quantized_conv2d(xq, Wq, sw, b, r) {input_scale = sx, output_scale = sy?, relu?}
     q?(relu?(add?(linear(dq(xq, sx), dq(Wq, sw), b), r)))   -> quantized_linear(...)
     q?(relu?(add?(matmul(dq(xq, sx), dq(Kq, sk, axis 1)), r))) -> quantized_linear(xq, Kq^T, sk, r)
+    q(max_pool2d(x), s) -> max_pool2d(q(x, s))      (first: exact, and x's producer then folds q)
 
 The form quantize-static writes (and a QDQ ONNX model carries): the float
 op between dequantizes of its int8 input and weight, and a quantize of its
@@ -37,13 +38,14 @@ from dataclasses import dataclass
 
 import numpy as np
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
     PatternRewriteWalker,
     RewritePattern,
+    op_type_rewrite_pattern,
 )
 from xdsl.rewriter import InsertPoint
 
@@ -154,6 +156,30 @@ def _new_const(rewriter: PatternRewriter, before: Operation, array: np.ndarray,
     return const.output
 
 
+class QuantizeBeforeMaxPool(RewritePattern):
+    """q(max_pool2d(x), s) -> max_pool2d(q(x, s)): quantizing is monotonic, so
+    the largest quantized value is the quantized largest value (exact, -inf
+    included). x's producer can then write int8."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, q: ge.QuantizeOp, rewriter: PatternRewriter):
+        pool = q.input.owner
+        if (not isinstance(pool, ge.MaxPool2dOp) or not q.input.has_one_use()
+                or not pool.input.has_one_use() or q.zero_point is not None
+                or _element(q.output) != "i8" or per_tensor_scale(q.scale) is None):
+            return
+        early = ge.QuantizeOp(pool.input, q.scale, None, q.axis.value.data)
+        early.output.name_hint = f"{pool.input.name_hint}_q" if pool.input.name_hint else None
+        int8_pool = ge.MaxPool2dOp.create(
+            operands=[early.output], properties=dict(pool.properties),
+            result_types=[TensorType(early.output.type.element_type, pool.output.type.shape)])
+        int8_pool.output.name_hint = q.output.name_hint
+        rewriter.insert([early, int8_pool], InsertPoint.before(q))
+        rewriter.replace_all_uses_with(q.output, int8_pool.output)
+        rewriter.erase(q)
+        rewriter.erase(pool)
+
+
 class FoldQuantizedCube(RewritePattern):
     """q?(relu?(add?(op(dq(xq), dq(Wq), b), r))) -> quantized_op(xq, Wq, sw, b, r) for
     op in conv2d, linear, matmul."""
@@ -216,6 +242,7 @@ class FoldQuantizedPass(GEPass):
     name = "fold-quantized"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(GreedyRewritePatternApplier([FoldQuantizedCube()],
-                                                         dce_enabled=False),
-                             apply_recursively=False).rewrite_module(op)
+        # max-pools first, so the convs before them see the quantize
+        for pattern in (QuantizeBeforeMaxPool(), FoldQuantizedCube()):
+            PatternRewriteWalker(GreedyRewritePatternApplier([pattern], dce_enabled=False),
+                                 apply_recursively=False).rewrite_module(op)

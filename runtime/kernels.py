@@ -103,7 +103,9 @@ def _max_pool2d(op: ge.MaxPool2dOp) -> Kernel:
     k, s, p, d = (_ints(op.kernel_size), _ints(op.stride), _ints(op.padding),
                   _ints(op.dilation))
     ceil = bool(op.ceil_mode.value.data)
-    return _in_5d(op, lambda x: F.max_pool2d(x, k, s, p, d, ceil_mode=ceil))
+    # torch's int8 max-pool fails on channels_last tensors: it gets a dense copy
+    return _in_5d(op, lambda x: F.max_pool2d(x if x.is_floating_point() else x.contiguous(),
+                                             k, s, p, d, ceil_mode=ceil))
 
 
 def _adaptive_pool2d(pool) -> Callable[[ge.AdaptivePool2dOp], Kernel]:

@@ -709,7 +709,9 @@ def _max_pool_task(t: Task) -> Runner | None:
     k, s, p, d = (_ints(op.kernel_size), _ints(op.stride), _ints(op.padding),
                   _ints(op.dilation))
     ceil = bool(op.ceil_mode.value.data)
-    relu_input = t.relu_input and t.primitives
+    # int8 holds no NaN nor -inf: oneDNN's max is torch's on it
+    int8_input = str(op.input.type.element_type) == "i8"
+    relu_input = t.primitives and (t.relu_input or int8_input)
     if isinstance(out, dnnl.Blocked) or (relu_input and dnnl.available() and all(
             isinstance(v, torch.Tensor) and is_nhwc(v) for v in (t.ins[src], out))):
         try:
@@ -721,8 +723,11 @@ def _max_pool_task(t: Task) -> Runner | None:
         if isinstance(out, dnnl.Blocked):
             return None
 
+    # torch's int8 max-pool fails on channels_last tensors: int8 pools NCHW
+    layout = torch.contiguous_format if int8_input else torch.channels_last
+
     def max_pool_nhwc(*args):
-        x = args[src].contiguous(memory_format=torch.channels_last)
+        x = args[src].contiguous(memory_format=layout)
         out.copy_(F.max_pool2d(x, k, s, p, d, ceil_mode=ceil))
     return max_pool_nhwc
 

@@ -136,3 +136,28 @@ func.func @not_folded(%xq: tensor<3x2xi8>, %vq: tensor<2x2xi8>) -> (tensor<3x2xf
   %u = ge.linear %xc, %w : tensor<3x2xf32>, tensor<2x2xf32> -> tensor<3x2xf32>
   func.return %y, %z, %u : tensor<3x2xf32>, tensor<3x2xf32>, tensor<3x2xf32>
 }
+
+// -----
+
+// A quantize after a max-pool moves before it (exact: quantizing is
+// monotonic), so the conv before the pool writes int8 and the pool runs on int8.
+// CHECK-LABEL: func.func @max_pool
+// CHECK:         %r_q = ge.quantized_conv2d %xq, {{.*}}output_scale = 1.000000e-01 : f32, relu} : tensor<1x1x4x4xi8>, tensor<1x1x1x1xi8>, tensor<1xf32> -> tensor<1x1x4x4xi8>
+// CHECK-NEXT:    %q = ge.max_pool2d %r_q {{.*}} : tensor<1x1x4x4xi8> -> tensor<1x1x2x2xi8>
+// A pool whose input has another reader keeps its quantize after it.
+// CHECK-NEXT:    %p2 = ge.max_pool2d %f {{.*}} : tensor<1x1x4x4xf32> -> tensor<1x1x2x2xf32>
+// CHECK-NEXT:    %p2q = ge.quantize %p2
+func.func @max_pool(%xq: tensor<1x1x4x4xi8>, %f: tensor<1x1x4x4xf32>) -> (tensor<1x1x2x2xi8>, tensor<1x1x2x2xi8>, tensor<1x1x4x4xf32>) {
+  %sx = ge.const dense<0.05> : tensor<f32>
+  %s1 = ge.const dense<0.1> : tensor<f32>
+  %wq = ge.const dense<3> : tensor<1x1x1x1xi8>
+  %x = ge.dequantize %xq, %sx {axis = 1 : i64} : tensor<1x1x4x4xi8>, tensor<f32> -> tensor<1x1x4x4xf32>
+  %w = ge.dequantize %wq, %sx {axis = 0 : i64} : tensor<1x1x1x1xi8>, tensor<f32> -> tensor<1x1x1x1xf32>
+  %c = ge.conv2d %x, %w {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : tensor<1x1x4x4xf32>, tensor<1x1x1x1xf32> -> tensor<1x1x4x4xf32>
+  %r = ge.relu %c : tensor<1x1x4x4xf32>
+  %p = ge.max_pool2d %r {kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, ceil_mode = false} : tensor<1x1x4x4xf32> -> tensor<1x1x2x2xf32>
+  %q = ge.quantize %p, %s1 {axis = 1 : i64} : tensor<1x1x2x2xf32>, tensor<f32> -> tensor<1x1x2x2xi8>
+  %p2 = ge.max_pool2d %f {kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, ceil_mode = false} : tensor<1x1x4x4xf32> -> tensor<1x1x2x2xf32>
+  %p2q = ge.quantize %p2, %s1 {axis = 1 : i64} : tensor<1x1x2x2xf32>, tensor<f32> -> tensor<1x1x2x2xi8>
+  func.return %q, %p2q, %f : tensor<1x1x2x2xi8>, tensor<1x1x2x2xi8>, tensor<1x1x4x4xf32>
+}
