@@ -1,6 +1,8 @@
 """Quantization ops: ONNX's QuantizeLinear / DequantizeLinear (the QDQ form
-that calibration writes and QDQ ONNX models carry) and the linear with an
-int8 weight that weight-only quantization writes (GE's weight compression).
+that calibration writes and QDQ ONNX models carry), the linear with an
+int8 weight that weight-only quantization writes (GE's weight compression),
+and the int8 cube ops that fold-quantized makes of a QDQ conv or linear
+(AMCT's quantized Conv2D / MatMul: int8 in, int8 or fp32 out).
 
 Scales are float tensors: one element (per tensor) or one per slice along
 `axis` (per channel). Zero points, where given, are integer tensors of the
@@ -9,7 +11,17 @@ scale's shape; without one the zero point is 0 (symmetric int8).
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import I64, IntegerAttr, IntegerType, Signedness, TensorType, i64
+from xdsl.dialects.builtin import (
+    I64,
+    FloatAttr,
+    IntegerAttr,
+    IntegerType,
+    Signedness,
+    TensorType,
+    UnitAttr,
+    f32,
+    i64,
+)
 from xdsl.ir import SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
@@ -17,6 +29,7 @@ from xdsl.irdl import (
     irdl_op_definition,
     operand_def,
     opt_operand_def,
+    opt_prop_def,
     prop_def,
     result_def,
     traits_def,
@@ -25,7 +38,15 @@ from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
 from ge_dialect import shapes
-from ge_dialect.op_base import AnyTensor, GEOp, element_type, shape_of, tensor_type
+from ge_dialect.op_base import (
+    AnyTensor,
+    GEOp,
+    I64Array,
+    element_type,
+    i64_array,
+    shape_of,
+    tensor_type,
+)
 from ge_dialect.shapes import Shape, ShapeError
 from ge_dialect.traits import CubeWork, MixPrecision
 
@@ -193,4 +214,177 @@ class WeightQuantLinearOp(GEOp):
         return shapes.linear(shape_of(self.input), weight)
 
 
-OPS = [QuantizeOp, DequantizeOp, WeightQuantLinearOp]
+class QuantizedCubeOp(GEOp):
+    """Shared by the int8 cube ops: an int8 (or uint8) input with one scale,
+    an int8 weight with one scale per output channel, then in fp32 the bias,
+    a residual and a ReLU, and last, with `output_scale`, a requantization:
+
+        acc = sum(input * weight)                      (int32)
+        y   = acc * input_scale * weight_scale[c] + bias[c] (+ residual)
+              (an i8 residual counts residual * residual_scale)
+        y   = relu(y)                                  (with `relu`)
+        out = saturate(round_half_even(y / output_scale))   (int8, with output_scale)
+
+    which is what dequantize -> conv / linear -> [add] -> [relu] -> quantize
+    computes, with the float products replaced by integer ones. Zero points
+    are 0 (symmetric int8). Without `output_scale` the result is y in fp32."""
+
+    input = operand_def(AnyTensor)
+    weight = operand_def(AnyTensor)
+    weight_scale = operand_def(AnyTensor)
+    bias = opt_operand_def(AnyTensor)
+    residual = opt_operand_def(AnyTensor)
+    output = result_def(AnyTensor)
+    input_scale = prop_def(FloatAttr)
+    output_scale = opt_prop_def(FloatAttr)
+    residual_scale = opt_prop_def(FloatAttr)
+    relu = opt_prop_def(UnitAttr)
+    traits = traits_def(Pure(), CubeWork())
+
+    def quantized_output(self) -> bool:
+        return self.output_scale is not None
+
+    def verify_element_types(self) -> None:
+        def check(ok: bool, what: str, wanted: str, value) -> None:
+            if not ok:
+                raise VerifyException(f"{self.name}: {what} must have {wanted} elements, got "
+                                      f"{element_type(value.type)}")
+        kind = lambda v: str(element_type(v.type))
+        check(kind(self.input) in QUANTIZED_TYPES, "input", "i8 or ui8", self.input)
+        check(kind(self.weight) == "i8", "weight", "i8", self.weight)
+        check(kind(self.weight_scale) == "f32", "weight_scale", "f32", self.weight_scale)
+        if self.bias is not None:
+            check(kind(self.bias) == "f32", "bias", "f32", self.bias)
+        if self.residual is not None and self.residual_scale is not None:
+            check(kind(self.residual) == "i8", "residual (with residual_scale)", "i8",
+                  self.residual)
+        elif self.residual is not None:
+            check(kind(self.residual) == "f32", "residual (without residual_scale)", "f32",
+                  self.residual)
+        elif self.residual_scale is not None:
+            raise VerifyException(f"{self.name}: residual_scale without a residual")
+        if self.quantized_output():
+            check(kind(self.output) == "i8", "the output (with output_scale)", "i8", self.output)
+        else:
+            check(kind(self.output) == "f32", "the output (without output_scale)", "f32",
+                  self.output)
+        for what in ("input_scale", "output_scale", "residual_scale"):
+            attr = getattr(self, what)
+            if attr is not None and (attr.type != f32 or not attr.value.data > 0):
+                raise VerifyException(f"{self.name}: {what} must be a positive f32, got {attr}")
+
+    def check_channels(self, channels: int) -> None:
+        """weight_scale and bias hold one value per output channel; a residual
+        has the output's shape."""
+        for what, value in (("weight_scale", self.weight_scale), ("bias", self.bias)):
+            if value is not None and not shapes.compatible(shape_of(value), [channels]):
+                raise ShapeError(f"{what} must have shape [{channels}], got "
+                                 f"{shapes.fmt(shape_of(value))}")
+        if self.residual is not None and not shapes.compatible(shape_of(self.residual),
+                                                               shape_of(self.output)):
+            raise ShapeError(f"residual must have the output's shape "
+                             f"{shapes.fmt(shape_of(self.output))}, got "
+                             f"{shapes.fmt(shape_of(self.residual))}")
+
+
+def _quantized_props(input_scale: float, output_scale: float | None, relu: bool,
+                     residual_scale: float | None) -> dict:
+    props = {"input_scale": FloatAttr(input_scale, f32)}
+    if output_scale is not None:
+        props["output_scale"] = FloatAttr(output_scale, f32)
+    if residual_scale is not None:
+        props["residual_scale"] = FloatAttr(residual_scale, f32)
+    if relu:
+        props["relu"] = UnitAttr()
+    return props
+
+
+_QUANTIZED_TAIL = ("(`bias` $bias^ `:` type($bias))? (`residual` $residual^ `:` type($residual))? "
+                   "attr-dict `:` type($input) `,` type($weight) `,` type($weight_scale) `->` "
+                   "type($output)")
+
+
+@irdl_op_definition
+class QuantizedConv2dOp(QuantizedCubeOp):
+    """An int8 conv2d (NCHW input, OIHW weight) with its requantization (see
+    QuantizedCubeOp): one cube task, int8 in and int8 (or fp32) out.
+
+        %y = ge.quantized_conv2d %xq, %wq, %ws bias %b : tensor<4xf32>
+               {stride = array<i64: 1, 1>, padding = array<i64: 1, 1>,
+                dilation = array<i64: 1, 1>, groups = 1 : i64,
+                input_scale = 0.02 : f32, output_scale = 0.05 : f32, relu}
+             : tensor<1x3x8x8xi8>, tensor<4x3x3x3xi8>, tensor<4xf32> -> tensor<1x4x8x8xi8>
+    """
+
+    name = "ge.quantized_conv2d"
+    stride = prop_def(I64Array)
+    padding = prop_def(I64Array)
+    dilation = prop_def(I64Array)
+    groups = prop_def(IntegerAttr[I64])
+    irdl_options = (AttrSizedOperandSegments(as_property=True), ParsePropInAttrDict())
+    assembly_format = "$input `,` $weight `,` $weight_scale " + _QUANTIZED_TAIL
+
+    def __init__(self, input: SSAValue, weight: SSAValue, weight_scale: SSAValue,
+                 bias: SSAValue | None, residual: SSAValue | None, stride, padding, dilation,
+                 groups: int, input_scale: float, output_scale: float | None = None,
+                 relu: bool = False, residual_scale: float | None = None):
+        props = {"stride": i64_array(stride), "padding": i64_array(padding),
+                 "dilation": i64_array(dilation), "groups": IntegerAttr(groups, i64),
+                 **_quantized_props(input_scale, output_scale, relu, residual_scale)}
+        shape = shapes.conv2d(shape_of(input), shape_of(weight), stride, padding, dilation,
+                              groups)
+        out = int8() if output_scale is not None else f32
+        super().__init__(operands=[input, weight, weight_scale, [bias] if bias else [],
+                                   [residual] if residual else []],
+                         result_types=[TensorType(out, shape)], properties=props)
+
+    def infer_shape(self) -> Shape:
+        for prop in ("stride", "padding", "dilation"):
+            if len(getattr(self, prop)) != 2:
+                raise ShapeError(f"{prop} must have 2 entries, got {len(getattr(self, prop))}")
+        if len(shape_of(self.input)) != 4 or len(shape_of(self.weight)) != 4:
+            raise ShapeError(f"input and weight must be 4-D, got "
+                             f"{shapes.fmt(shape_of(self.input))} and "
+                             f"{shapes.fmt(shape_of(self.weight))}")
+        if self.groups.value.data < 1:
+            raise ShapeError(f"groups must be >= 1, got {self.groups.value.data}")
+        self.check_channels(shape_of(self.weight)[0])
+        return shapes.conv2d(shape_of(self.input), shape_of(self.weight),
+                             self.stride.get_values(), self.padding.get_values(),
+                             self.dilation.get_values(), self.groups.value.data)
+
+
+@irdl_op_definition
+class QuantizedLinearOp(QuantizedCubeOp):
+    """An int8 linear, x [..., in] @ weight[out, in]^T, with its
+    requantization (see QuantizedCubeOp): one cube task.
+
+        %y = ge.quantized_linear %xq, %wq, %ws {input_scale = 0.02 : f32}
+             : tensor<1x64xi8>, tensor<10x64xi8>, tensor<10xf32> -> tensor<1x10xf32>
+    """
+
+    name = "ge.quantized_linear"
+    irdl_options = (AttrSizedOperandSegments(as_property=True), ParsePropInAttrDict())
+    assembly_format = "$input `,` $weight `,` $weight_scale " + _QUANTIZED_TAIL
+
+    def __init__(self, input: SSAValue, weight: SSAValue, weight_scale: SSAValue,
+                 bias: SSAValue | None, residual: SSAValue | None, input_scale: float,
+                 output_scale: float | None = None, relu: bool = False,
+                 residual_scale: float | None = None):
+        shape = shapes.linear(shape_of(input), shape_of(weight))
+        out = int8() if output_scale is not None else f32
+        super().__init__(operands=[input, weight, weight_scale, [bias] if bias else [],
+                                   [residual] if residual else []],
+                         result_types=[TensorType(out, shape)],
+                         properties=_quantized_props(input_scale, output_scale, relu,
+                                                     residual_scale))
+
+    def infer_shape(self) -> Shape:
+        weight = shape_of(self.weight)
+        if len(weight) != 2:
+            raise ShapeError(f"weight must be 2-D [out, in], got {shapes.fmt(weight)}")
+        self.check_channels(weight[0])
+        return shapes.linear(shape_of(self.input), weight)
+
+
+OPS = [QuantizeOp, DequantizeOp, WeightQuantLinearOp, QuantizedConv2dOp, QuantizedLinearOp]

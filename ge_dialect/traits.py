@@ -51,8 +51,9 @@ class View(OpTrait):
 @dataclass(frozen=True)
 class CubeWork(OpTrait):
     """A matrix product: the cube unit of the AI Core computes it, and the cost
-    model counts its (M, N, K) (target/cost_model.py's CUBE_WORK). Always on
-    the allow list of mixed precision."""
+    model counts its (M, N, K) (target/cost_model.py's CUBE_WORK). On the
+    allow list of mixed precision, except the int8 cube ops, whose types
+    are fixed."""
 
 
 @dataclass(frozen=True)

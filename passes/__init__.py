@@ -36,6 +36,8 @@ PASSES: dict[str, str] = {
     "hardware-mapping": "passes.hardware_mapping:HardwareMappingPass",
     "precision-mode": "passes.precision_mode:PrecisionModePass",
     "quantize-static": "passes.quantize_static:QuantizeStaticPass",
+    "quantize-residuals": "passes.quantize_residuals:QuantizeResidualsPass",
+    "fold-quantized": "passes.fold_quantized:FoldQuantizedPass",
     "quantize-weights": "passes.quantize_weights:QuantizeWeightsPass",
     "lower-to-ascend": "lowering.ge_to_ascend:LowerToAscendPass",
     "memory-reuse": "passes.memory_reuse:MemoryReusePass",

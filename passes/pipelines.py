@@ -80,9 +80,11 @@ LEVELS: dict[str, tuple[str, ...]] = {
 }
 
 # Static quantization (npu_graph.quantize): the float graph calibration observes
-# (constants folded, BatchNorm in the convs, as AMCT calibrates), then QDQ.
+# (constants folded, BatchNorm in the convs, as AMCT calibrates), then QDQ,
+# residuals read as int8 where they are quantized anyway, then each QDQ conv /
+# linear folded into one int8 cube op.
 CALIBRATION_LEVEL = "ge-O2"
-QUANTIZE_STATIC = "quantize-static,cse"
+QUANTIZE_STATIC = "quantize-static,cse,quantize-residuals,fold-quantized,dce"
 
 # ge-O3 with the activations in NC1HWC0 from the first conv to the last.
 NC1HWC0_PIPELINE = ("ge-O3{disable=op-fusion,hardware-mapping},layout-transform,cse,op-fusion,dce,"

@@ -86,7 +86,7 @@ STORES_DST = (ge.LayerNormOp,)
 # Never converted: they state their own types, have regions or user kernels, or read
 # only a shape.
 UNTOUCHED = (ge.ConstOp, ge.CastOp, ge.FusedOp, ge.IfOp, ge.WhileOp, ge.CustomOp, ge.YieldOp,
-             ge.DimOp)
+             ge.DimOp, ge.QuantizedConv2dOp, ge.QuantizedLinearOp)
 
 
 def element(value: SSAValue) -> Attribute | None:

@@ -23,7 +23,7 @@ from ge_dialect import ge
 from ge_dialect.ascend import CUBE_OPS
 from ge_dialect.tensors import to_numpy
 from runtime import custom_ops
-from runtime.host import bf16, int8
+from runtime.host import bf16, int8, onednn_int8
 from runtime.host import nc1hwc0 as layout
 
 Kernel = Callable[..., torch.Tensor]
@@ -103,7 +103,9 @@ def _max_pool2d(op: ge.MaxPool2dOp) -> Kernel:
     k, s, p, d = (_ints(op.kernel_size), _ints(op.stride), _ints(op.padding),
                   _ints(op.dilation))
     ceil = bool(op.ceil_mode.value.data)
-    return _in_5d(op, lambda x: F.max_pool2d(x, k, s, p, d, ceil_mode=ceil))
+    # torch's int8 max-pool fails on channels_last tensors: it gets a dense copy
+    return _in_5d(op, lambda x: F.max_pool2d(x if x.is_floating_point() else x.contiguous(),
+                                             k, s, p, d, ceil_mode=ceil))
 
 
 def _adaptive_pool2d(pool) -> Callable[[ge.AdaptivePool2dOp], Kernel]:
@@ -644,6 +646,8 @@ KERNELS: dict[type[Operation], Callable[[Operation], Kernel]] = {
     ge.WeightQuantLinearOp: lambda op: int8.weight_quant_linear,
     ge.QuantizeOp: _quantize,
     ge.DequantizeOp: _dequantize,
+    ge.QuantizedConv2dOp: onednn_int8.reference_kernel,
+    ge.QuantizedLinearOp: onednn_int8.reference_kernel,
     # shapes, layout and data movement
     ge.TransDataOp: _trans_data,
     ge.FlattenOp: _flatten,

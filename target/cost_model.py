@@ -107,6 +107,8 @@ CUBE_WORK: dict[type[Operation], Callable[[Operation, ShapeOf], tuple[int, int, 
     ge.MatMulOp: _matmul_work,
     ge.LinearOp: _linear_work,
     ge.WeightQuantLinearOp: _linear_work,  # int8 weight: the bytes count it, not the cube
+    ge.QuantizedConv2dOp: _conv_work,      # int8 input: CUBE_DTYPE_CYCLES["i8"], twice fp16's rate
+    ge.QuantizedLinearOp: _linear_work,
 }
 
 

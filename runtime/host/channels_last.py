@@ -23,7 +23,7 @@ from xdsl.ir import Operation
 from ge_dialect import ascend, ge
 
 
-SPATIAL_OPS = (ge.Conv2dOp, ge.MaxPool2dOp, ge.AvgPool2dOp, ge.AdaptiveAvgPool2dOp,
+SPATIAL_OPS = (ge.Conv2dOp, ge.QuantizedConv2dOp, ge.MaxPool2dOp, ge.AvgPool2dOp, ge.AdaptiveAvgPool2dOp,
                ge.AdaptiveMaxPool2dOp)
 
 

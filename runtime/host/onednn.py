@@ -48,7 +48,10 @@ F32 = 3                    # dnnl_f32
 # dnnl_data_type_t by torch dtype. With bf16 sources and weights oneDNN's convs
 # and inner products accumulate in fp32 and apply bias and post-ops in fp32;
 # the destination may be bf16 or fp32 (the conversion is the kernel's store).
-DATA_TYPES = {torch.float32: F32, torch.bfloat16: 2, torch.float16: 1}
+# The int8 types are for the quantized primitives (runtime/host/onednn_int8.py):
+# s8 or u8 sources, s8 weights, s32 accumulation, s8 or fp32 destinations.
+DATA_TYPES = {torch.float32: F32, torch.bfloat16: 2, torch.float16: 1,
+              torch.int32: 4, torch.int8: 5, torch.uint8: 6}
 FORMAT_ANY = 1             # dnnl_format_tag_any: the primitive picks the weights' layout
 FORWARD_INFERENCE = 96     # dnnl_forward_inference
 CONVOLUTION_DIRECT = 0x1   # dnnl_convolution_direct
@@ -911,9 +914,9 @@ def max_pool2d(x: torch.Tensor | Blocked, out: torch.Tensor | Blocked, kernel: S
     bottom padding follow from the shapes, so a ceil_mode output works too.
     oneDNN's max differs from torch's on two inputs: it starts each window at
     -FLT_MAX, so an all -inf window gives -3.4e38, and it drops NaN. Use it
-    only where neither can occur: on what a ReLU'd conv primitive wrote."""
-    if x.dtype != out.dtype or x.dtype not in (torch.float32, torch.bfloat16):
-        raise OneDNNError(f"max_pool2d here takes fp32 or bf16 (both alike), got {x.dtype} "
+    only where neither can occur: on what a ReLU'd conv primitive wrote, or on s8."""
+    if x.dtype != out.dtype or x.dtype not in (torch.float32, torch.bfloat16, torch.int8):
+        raise OneDNNError(f"max_pool2d here takes fp32, bf16 or s8 (both alike), got {x.dtype} "
                           f"into {out.dtype}")
     if isinstance(x, Blocked) != isinstance(out, Blocked):
         raise OneDNNError("max_pool2d wants its source and destination laid out alike")

@@ -13,6 +13,7 @@ place there. `RUNNERS` maps a body's first op to the builder that knows it:
     the same in bf16, with precision-mode's  bf16 runners (runtime/host/bf16.py)
       casts around them
     weight_quant_linear                      the int8-weight GEMV (runtime/host/int8.py)
+    quantized_conv2d / _linear, quantize     oneDNN int8 primitives (runtime/host/onednn_int8.py)
     softmax(q @ k^T * s, masked) @ v         oneDNN matmul + softmax primitives (fp32 or
       tried first on any body ending in a       bf16), or torch's fused attention
       matmul, transpose or cast                 (runtime/host/attention.py)
@@ -66,7 +67,7 @@ from xdsl.ir import Block, BlockArgument, Operation, OpResult
 from ge_dialect import ge
 from ge_dialect.traits import PostOp
 from runtime import kernels
-from runtime.host import activations, attention, bf16, cc, int8, rms_norm
+from runtime.host import activations, attention, bf16, cc, int8, onednn_int8, rms_norm
 from runtime.host import rotary as rotary_kernel
 from runtime.host import onednn as dnnl
 from runtime.host.activations import ACTIVATIONS
@@ -747,7 +748,9 @@ def _max_pool_task(t: Task) -> Runner | None:
     k, s, p, d = (_ints(op.kernel_size), _ints(op.stride), _ints(op.padding),
                   _ints(op.dilation))
     ceil = bool(op.ceil_mode.value.data)
-    relu_input = t.relu_input and t.primitives
+    # int8 holds no NaN nor -inf: oneDNN's max is torch's on it
+    int8_input = str(op.input.type.element_type) == "i8"
+    relu_input = t.primitives and (t.relu_input or int8_input)
     if isinstance(out, dnnl.Blocked) or (relu_input and dnnl.available() and all(
             isinstance(v, torch.Tensor) and is_nhwc(v) for v in (t.ins[src], out))):
         try:
@@ -759,8 +762,11 @@ def _max_pool_task(t: Task) -> Runner | None:
         if isinstance(out, dnnl.Blocked):
             return None
 
+    # torch's int8 max-pool fails on channels_last tensors: int8 pools NCHW
+    layout = torch.contiguous_format if int8_input else torch.channels_last
+
     def max_pool_nhwc(*args):
-        x = args[src].contiguous(memory_format=torch.channels_last)
+        x = args[src].contiguous(memory_format=layout)
         out.copy_(F.max_pool2d(x, k, s, p, d, ceil_mode=ceil))
     return max_pool_nhwc
 
@@ -1149,6 +1155,9 @@ RUNNERS: dict[type[Operation], Callable[[Task], Runner | None]] = {
     ge.Conv2dOp: _conv_task,
     ge.LinearOp: _linear_task,
     ge.WeightQuantLinearOp: int8.task_runner,
+    ge.QuantizedConv2dOp: onednn_int8.cube_runner,
+    ge.QuantizedLinearOp: onednn_int8.cube_runner,
+    ge.QuantizeOp: lambda t: onednn_int8.quantize_runner(t) or _tail_task(t),
     ge.MaxPool2dOp: _single(_max_pool_task),
     ge.EmbeddingOp: _single(_embedding_task),
     ge.AdaptiveAvgPool2dOp: _single(_global_avg_pool_task),

@@ -90,11 +90,14 @@ def cnn():
     return model, calibration, npu_graph.quantize(graph, calibration)
 
 
-def test_quantize_writes_qdq_around_every_matrix_op(cnn):
+def test_quantize_folds_every_matrix_op_into_an_int8_one(cnn):
     _, _, q = cnn
     text = str(q.module)
-    assert text.count("ge.quantize ") == 3, text   # conv1, conv2 and fc inputs
-    assert text.count("ge.dequantize ") == 6       # their inputs and their weights
+    # the image and the pooled features are quantized; conv1 requantizes
+    # its ReLU'd result to conv2's input scale itself
+    assert text.count("ge.quantize ") == 2, text
+    assert "ge.dequantize" not in text
+    assert text.count("ge.quantized_conv2d") == 2 and text.count("ge.quantized_linear") == 1
     assert "tensor<8x3x3x3xi8>" in text and "tensor<10x16xi8>" in text
     assert RANGE_ATTR not in text
 
@@ -150,7 +153,9 @@ def test_percentile_clips_outliers_and_keep_float_skips_an_op():
     fc = next(op.results[0].name_hint for op in prepared.module.walk()
               if op.name == "ge.linear")
     q = npu_graph.quantize(graph, data, keep_float=[fc])
-    assert str(q.module).count("ge.quantize ") == 2
+    text = str(q.module)
+    assert text.count("ge.quantized_conv2d") == 2 and "ge.quantized_linear" not in text
+    assert text.count("ge.linear") == 1
 
 
 @pytest.mark.parametrize("kwargs, message", [

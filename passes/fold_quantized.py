@@ -1,0 +1,248 @@
+"""fold-quantized: a QDQ conv / linear / matmul with its epilogue becomes one int8 cube op.
+
+    q?(relu?(add?(conv2d(dq(xq, sx), dq(Wq, sw), b), r)))
+      -> quantized_conv2d(xq, Wq, sw, b, r) {input_scale = sx, output_scale = sy?, relu?}
+    q?(relu?(add?(linear(dq(xq, sx), dq(Wq, sw), b), r)))   -> quantized_linear(...)
+    q?(relu?(add?(matmul(dq(xq, sx), dq(Kq, sk, axis 1)), r))) -> quantized_linear(xq, Kq^T, sk, r)
+    q(max_pool2d(x), s) -> max_pool2d(q(x, s))      (first: exact, and x's producer then folds q)
+
+The form quantize-static writes (and a QDQ ONNX model carries): the float
+op between dequantizes of its int8 input and weight, and a quantize of its
+result where the next matrix op reads it. Folded, the product is an integer
+one (AMCT's quantized Conv2D / MatMul, a cube task at the int8 rate), and
+the quantize after it is the op's own requantization, so two folded ops in
+a row pass int8 bytes: the quantize -> dequantize pair between them is gone.
+
+What folds, and what stays:
+- the input: a `dequantize` with one scale and no zero point, of i8 or ui8;
+- the weight: a `dequantize` of an i8 `ge.const`, no zero point, one scale
+  or one per output channel (conv / linear axis 0, matmul axis 1); a weight
+  computed in the graph stays float;
+- the bias: a `ge.const` (f32) or none;
+- an `add` of the result and another f32 tensor of the same shape (no
+  broadcasting) is the residual, added in fp32 after the scales; if that
+  tensor is a `dequantize` of i8 (one scale, no zero point), the residual
+  is the i8 tensor with its scale as `residual_scale` (int8 bytes read);
+- a `relu` of that;
+- the output is int8 with `output_scale` when every reader of the result
+  is a `quantize` to i8 with the same single scale and no zero point;
+  otherwise (another reader, a graph result, per-channel or differing
+  scales) it is fp32 and those quantizes stay as they are.
+The arithmetic is the QDQ graph's: integer products are exact, so the two
+differ only in the order of float rounding (and the rounding of ties).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.ir import Operation, SSAValue
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+from xdsl.rewriter import InsertPoint
+
+from ge_dialect import ge
+from ge_dialect.quant import QUANTIZED_TYPES
+from ge_dialect.tensors import from_numpy, to_numpy
+from passes.base import GEPass
+
+
+def _element(value: SSAValue) -> str:
+    return str(getattr(value.type, "element_type", ""))
+
+
+def _const(value: SSAValue | None) -> np.ndarray | None:
+    if value is None or not isinstance(value.owner, ge.ConstOp):
+        return None
+    return to_numpy(value.owner.value)
+
+
+def per_tensor_scale(value: SSAValue) -> np.float32 | None:
+    """The one f32 element of a constant scale, if it is one."""
+    array = _const(value)
+    if array is None or array.size != 1 or array.dtype != np.float32:
+        return None
+    return np.float32(array.reshape(()))
+
+
+def dequantized_input(value: SSAValue) -> tuple[SSAValue, np.float32] | None:
+    """(xq, sx) if `value` is dequantize(xq, sx): one scale, no zero point."""
+    dq = value.owner
+    if not isinstance(dq, ge.DequantizeOp) or dq.zero_point is not None:
+        return None
+    scale = per_tensor_scale(dq.scale)
+    if scale is None or _element(dq.input) not in QUANTIZED_TYPES or _element(value) != "f32":
+        return None
+    return dq.input, scale
+
+
+def dequantized_weight(value: SSAValue, axis: int
+                       ) -> tuple[SSAValue, SSAValue | None, np.ndarray] | None:
+    """(Wq, its per-channel scale constant if it has one, the scale per
+    output channel) if `value` is dequantize of an i8 constant with one
+    scale, or one per slice along `axis`, and no zero point."""
+    dq = value.owner
+    if not isinstance(dq, ge.DequantizeOp) or dq.zero_point is not None:
+        return None
+    weight, scale = _const(dq.input), _const(dq.scale)
+    if weight is None or scale is None or weight.dtype != np.int8 or scale.dtype != np.float32:
+        return None
+    channels = weight.shape[axis]
+    if scale.size == 1:
+        return dq.input, None, np.full(channels, scale.reshape(()), np.float32)
+    if scale.ndim != 1 or scale.size != channels or dq.axis.value.data % weight.ndim != axis:
+        return None
+    return dq.input, dq.scale, np.ascontiguousarray(scale)
+
+
+def _sole_user(value: SSAValue) -> Operation | None:
+    return next(iter(value.uses)).operation if value.has_one_use() else None
+
+
+@dataclass
+class Epilogue:
+    """What follows the matrix op: a residual add, a ReLU, the requantizes."""
+
+    ops: list[Operation]              # the float ops replaced: the matrix op, add, relu
+    residual: SSAValue | None = None
+    residual_scale: np.float32 | None = None
+    relu: bool = False
+    quantizes: tuple[Operation, ...] = ()
+    output_scale: np.float32 | None = None
+
+    @property
+    def result(self) -> SSAValue:
+        return self.ops[-1].results[0]
+
+
+def epilogue(op: Operation) -> Epilogue:
+    """The longest add -> relu -> quantize tail of `op` that folds (see the module doc)."""
+    tail = Epilogue([op])
+    add = _sole_user(tail.result)
+    if isinstance(add, ge.AddOp):
+        other = add.operands[1] if add.operands[0] is tail.result else add.operands[0]
+        if other is not tail.result and other.type == tail.result.type == add.output.type:
+            tail.ops.append(add)
+            tail.residual = other
+            int8_residual = dequantized_input(other)
+            if int8_residual is not None and _element(int8_residual[0]) == "i8":
+                tail.residual, tail.residual_scale = int8_residual
+    relu = _sole_user(tail.result)
+    if isinstance(relu, ge.ReluOp) and relu.output.type == tail.result.type:
+        tail.ops.append(relu)
+        tail.relu = True
+    users = [use.operation for use in tail.result.uses]
+    scales = {per_tensor_scale(q.scale) if isinstance(q, ge.QuantizeOp) and q.zero_point is None
+              and _element(q.output) == "i8" else None for q in users}
+    if users and None not in scales and len(scales) == 1:
+        tail.quantizes = tuple(users)
+        (tail.output_scale,) = scales
+    return tail
+
+
+def _new_const(rewriter: PatternRewriter, before: Operation, array: np.ndarray,
+               name: str | None) -> SSAValue:
+    const = ge.ConstOp(from_numpy(array))
+    const.output.name_hint = name
+    rewriter.insert(const, InsertPoint.before(before))
+    return const.output
+
+
+class QuantizeBeforeMaxPool(RewritePattern):
+    """q(max_pool2d(x), s) -> max_pool2d(q(x, s)): quantizing is monotonic, so
+    the largest quantized value is the quantized largest value (exact, -inf
+    included). x's producer can then write int8."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, q: ge.QuantizeOp, rewriter: PatternRewriter):
+        pool = q.input.owner
+        if (not isinstance(pool, ge.MaxPool2dOp) or not q.input.has_one_use()
+                or not pool.input.has_one_use() or q.zero_point is not None
+                or _element(q.output) != "i8" or per_tensor_scale(q.scale) is None):
+            return
+        early = ge.QuantizeOp(pool.input, q.scale, None, q.axis.value.data)
+        early.output.name_hint = f"{pool.input.name_hint}_q" if pool.input.name_hint else None
+        int8_pool = ge.MaxPool2dOp.create(
+            operands=[early.output], properties=dict(pool.properties),
+            result_types=[TensorType(early.output.type.element_type, pool.output.type.shape)])
+        int8_pool.output.name_hint = q.output.name_hint
+        rewriter.insert([early, int8_pool], InsertPoint.before(q))
+        rewriter.replace_all_uses_with(q.output, int8_pool.output)
+        rewriter.erase(q)
+        rewriter.erase(pool)
+
+
+class FoldQuantizedCube(RewritePattern):
+    """q?(relu?(add?(op(dq(xq), dq(Wq), b), r))) -> quantized_op(xq, Wq, sw, b, r) for
+    op in conv2d, linear, matmul."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
+        if isinstance(op, ge.Conv2dOp):
+            ok = len(op.input.type.get_shape()) == 4
+            axis, bias = 0, op.bias
+        elif isinstance(op, ge.LinearOp):
+            ok, axis, bias = True, 0, op.bias
+        elif isinstance(op, ge.MatMulOp):
+            ok = len(op.rhs.type.get_shape()) == 2 and len(op.lhs.type.get_shape()) >= 2
+            axis, bias = 1, None
+        else:
+            return
+        x = dequantized_input(op.operands[0]) if ok else None
+        w = dequantized_weight(op.operands[1], axis) if x is not None else None
+        if w is None or _element(op.results[0]) != "f32" or (
+                bias is not None and (_const(bias) is None or _element(bias) != "f32")):
+            return
+        (xq, sx), (wq, scales, sw) = x, w
+        tail = epilogue(op)
+        last = tail.ops[-1]
+        name = wq.name_hint
+        if scales is None:
+            scales = _new_const(rewriter, last, sw, f"{name}_scales" if name else None)
+        if isinstance(op, ge.MatMulOp):
+            wq = _new_const(rewriter, last, np.ascontiguousarray(_const(wq).T), name)
+        out = None if tail.output_scale is None else float(tail.output_scale)
+        sr = None if tail.residual_scale is None else float(tail.residual_scale)
+        if isinstance(op, ge.Conv2dOp):
+            new = ge.QuantizedConv2dOp(xq, wq, scales, bias, tail.residual,
+                                       op.stride.get_values(), op.padding.get_values(),
+                                       op.dilation.get_values(), op.groups.value.data,
+                                       float(sx), out, tail.relu, sr)
+        else:
+            new = ge.QuantizedLinearOp(xq, wq, scales, bias, tail.residual, float(sx), out,
+                                       tail.relu, sr)
+        named = tail.quantizes[0].output if len(tail.quantizes) == 1 else tail.result
+        new.output.name_hint = named.name_hint or tail.result.name_hint
+        rewriter.insert(new, InsertPoint.before(last))
+        if tail.quantizes:
+            for q in tail.quantizes:
+                rewriter.replace_all_uses_with(q.output, new.output)
+                rewriter.erase(q)
+        else:
+            rewriter.replace_all_uses_with(tail.result, new.output)
+        for dead in reversed(tail.ops):
+            rewriter.erase(dead)
+
+
+@dataclass(frozen=True)
+class FoldQuantizedPass(GEPass):
+    """Fold each QDQ conv2d / linear / matmul (with a constant int8 weight)
+    and its add, relu and quantize into one `ge.quantized_conv2d` or
+    `ge.quantized_linear` (int8 in, int8 or fp32 out). Runs after
+    quantize-static and cse (one quantize per tensor and scale); dce then
+    drops the dequantizes left without readers."""
+
+    name = "fold-quantized"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        # max-pools first, so the convs before them see the quantize
+        for pattern in (QuantizeBeforeMaxPool(), FoldQuantizedCube()):
+            PatternRewriteWalker(GreedyRewritePatternApplier([pattern], dce_enabled=False),
+                                 apply_recursively=False).rewrite_module(op)

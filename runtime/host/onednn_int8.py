@@ -1,0 +1,307 @@
+"""int8 cube tasks on the host: `ge.quantized_conv2d` and `ge.quantized_linear`
+as oneDNN's int8 convolution and inner product, `ge.quantize` as its reorder.
+
+What oneDNN computes (3.x's quantization model, checked against the
+reference below to the bit on this CPU) is the op's definition
+(ge_dialect/quant.py QuantizedCubeOp):
+
+    dst = post_ops(src_scale * wei_scale[oc] * sum(src * wei) + bias[oc]) / dst_scale
+
+with s8 (or u8) source, s8 weights reordered once at load into the layout
+the kernel wants, the scales as runtime arguments (`set_scales_mask`: one
+for the source and destination, one per output channel for the weights),
+the residual as a binary-add post-op (an fp32 one as it is, an i8 one
+between two linear post-ops that apply its scale) and the ReLU as an
+eltwise post-op; an s8 destination is the requantization, saturated and
+rounded to nearest even, as ONNX's QuantizeLinear rounds. On AMX the
+kernels are `brgconv:avx512_core_amx`; with VNNI, `brgconv:avx512_core_vnni`.
+
+The reference (`reference_kernel`, which the kernel table and the generic
+path run) is the QDQ graph's own arithmetic: dequantize, the float op,
+the residual and ReLU, quantize. A task oneDNN declines (no library, a
+layout it has only its reference loop for, a graph input) takes it, and
+says so once in a log line.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import logging
+from collections.abc import Callable
+
+import torch
+import torch.nn.functional as F
+
+from ge_dialect import ge
+from runtime.host import int8
+from runtime.host import onednn as dnnl
+
+log = logging.getLogger(__name__)
+
+ATTR_SCALES = 4096  # DNNL_ARG_ATTR_SCALES: a scale argument is ATTR_SCALES | the arg it scales
+WEIGHT_MASKS = {False: 1, True: 3}  # per output channel: dim 0, or dims 0-1 of grouped weights
+
+
+# --- the reference: dequantize, float op, requantize --------------------------
+
+
+def _epilogue(op, y: torch.Tensor, residual: torch.Tensor | None) -> torch.Tensor:
+    if residual is not None and op.residual_scale is not None:
+        residual = int8.dequantize(residual, torch.tensor(op.residual_scale.value.data), None, 0)
+    if residual is not None:
+        y = y + residual
+    if op.relu is not None:
+        y = torch.relu(y)
+    if op.output_scale is None:
+        return y
+    return int8.quantize(y, torch.tensor(op.output_scale.value.data), None, 0, torch.int8)
+
+
+def _split(op, rest: tuple) -> tuple[torch.Tensor | None, torch.Tensor | None]:
+    """(bias, residual) from the operands after weight_scale (each optional)."""
+    rest = list(rest)
+    bias = rest.pop(0) if op.bias is not None else None
+    residual = rest.pop(0) if op.residual is not None else None
+    return bias, residual
+
+
+def reference_kernel(op: ge.QuantizedConv2dOp | ge.QuantizedLinearOp) -> Callable:
+    """The host kernel of the op (runtime/kernels.py's table): what the QDQ
+    graph it was folded from computes, op for op."""
+    sx = torch.tensor(op.input_scale.value.data)
+    if isinstance(op, ge.QuantizedConv2dOp):
+        params = (tuple(op.stride.get_values()), tuple(op.padding.get_values()),
+                  tuple(op.dilation.get_values()), op.groups.value.data)
+
+        def quantized_conv2d(x, w, ws, *rest):
+            bias, residual = _split(op, rest)
+            y = F.conv2d(int8.dequantize(x, sx, None, 1), int8.dequantize(w, ws, None, 0),
+                         bias, *params)
+            return _epilogue(op, y, residual)
+        return quantized_conv2d
+
+    def quantized_linear(x, w, ws, *rest):
+        bias, residual = _split(op, rest)
+        y = F.linear(int8.dequantize(x, sx, None, 1), int8.dequantize(w, ws, None, 0), bias)
+        return _epilogue(op, y, residual)
+    return quantized_linear
+
+
+# --- oneDNN primitives ----------------------------------------------------------
+
+
+def _scaled_attr(handles, post_ops, scaled: dict[int, int]):
+    """The attributes with `post_ops` and a runtime scale per {arg: mask}."""
+    attr, reads = dnnl._attributes(handles, post_ops)
+    for arg, mask in scaled.items():
+        dnnl._check(dnnl.library().dnnl_primitive_attr_set_scales_mask(attr, arg, mask),
+                    "dnnl_primitive_attr_set_scales_mask")
+    return attr, reads
+
+
+def _scale_args(handles, scales: dict[int, torch.Tensor], args: dict, keep: list) -> None:
+    for arg, s in scales.items():
+        s = s.float().contiguous().reshape(-1)
+        keep.append(s)
+        args[ATTR_SCALES | arg] = (handles.md(s.shape, s.stride()), s.data_ptr())
+
+
+def _residual_post_ops(residual: torch.Tensor, scale: float | None) -> list[tuple]:
+    """Add `residual` to the fp32 result: a binary add; an i8 residual (times
+    `scale`) between two linear post-ops, y = (y / scale + r) * scale, as
+    oneDNN's binary post-op reads its source unscaled."""
+    if scale is None:
+        return [("add", residual)]
+    return [("eltwise", "linear", 1.0 / scale, 0.0), ("add", residual),
+            ("eltwise", "linear", scale, 0.0)]
+
+
+def cube_primitive(x: torch.Tensor, weight: torch.Tensor, weight_scale: torch.Tensor,
+                   bias: torch.Tensor | None, residual: torch.Tensor | None,
+                   out: torch.Tensor, input_scale: float, output_scale: float | None,
+                   relu: bool, conv: tuple | None, residual_scale: float | None = None
+                   ) -> dnnl.Primitive:
+    """The int8 conv (`conv` = stride, padding, dilation, groups) or inner
+    product (`conv` None: x [rows, in], weight [out, in]) between bound views."""
+    lib = dnnl.library()
+    if lib is None:
+        raise dnnl.OneDNNError("no oneDNN library")
+    groups = conv[3] if conv is not None else 1
+    grouped = weight if groups == 1 else weight.reshape(groups, -1, *weight.shape[1:])
+    post_ops = (_residual_post_ops(residual, residual_scale) if residual is not None else []
+                ) + ([("eltwise", "relu", 0.0, 0.0)] if relu else [])
+    handles = dnnl._Handles()
+    try:
+        src, dst = handles.of(x), handles.of(out)
+        wany = handles.md(grouped.shape, None, dtype=torch.int8)
+        b = None if bias is None else bias.float().contiguous()
+        bmd = None if b is None else handles.md(b.shape, b.stride())
+        scales = {dnnl.ARG_SRC: torch.tensor([input_scale]), dnnl.ARG_WEIGHTS: weight_scale}
+        if output_scale is not None:
+            scales[dnnl.ARG_DST] = torch.tensor([output_scale])
+        masks = {arg: 0 for arg in scales} | {dnnl.ARG_WEIGHTS: WEIGHT_MASKS[groups > 1]}
+        attr, reads = _scaled_attr(handles, post_ops, masks)
+        pd = handles.own("primitive_desc", ctypes.c_void_p())
+        engine = dnnl._engine_and_stream()[0]
+        if conv is None:
+            dnnl._check(lib.dnnl_inner_product_forward_primitive_desc_create(
+                ctypes.byref(pd), engine, dnnl.FORWARD_INFERENCE, src, wany, bmd, dst, attr),
+                "dnnl_inner_product_forward_primitive_desc_create")
+        else:
+            stride, padding, dilation, _ = conv
+            dnnl._check(lib.dnnl_convolution_forward_primitive_desc_create(
+                ctypes.byref(pd), engine, dnnl.FORWARD_INFERENCE, dnnl.CONVOLUTION_DIRECT, src,
+                wany, bmd, dst, dnnl._Dims(*stride), dnnl._Dims(*(d - 1 for d in dilation)),
+                dnnl._Dims(*padding), dnnl._Dims(*padding), attr),
+                "dnnl_convolution_forward_primitive_desc_create")
+        wmd = dnnl._query_md(pd, dnnl.QUERY_WEIGHTS_MD)
+        packed = dnnl._reordered(handles, grouped, wmd)
+        keep = [x, out, packed]
+        args = {dnnl.ARG_SRC: (src, x.data_ptr()), dnnl.ARG_WEIGHTS: (wmd, packed.data_ptr()),
+                dnnl.ARG_DST: (dst, out.data_ptr())}
+        if b is not None:
+            keep.append(b)
+            args[dnnl.ARG_BIAS] = (bmd, b.data_ptr())
+        for arg, (md, view) in reads.items():
+            keep.append(view)
+            args[arg] = (md, view.data_ptr())
+        _scale_args(handles, scales, args, keep)
+        dnnl._with_scratchpad(handles, pd, args, keep)
+        return dnnl.Primitive(handles, pd, args, [], keep)
+    except BaseException:
+        handles.destroy()
+        raise
+
+
+def quantize_primitive(x: torch.Tensor | list[int], out: torch.Tensor,
+                       scale: float) -> dnnl.Primitive:
+    """out = saturate(round_half_even(x / scale)) as a reorder into the view
+    `out`, from the view `x` or, given its shape, from a contiguous fp32
+    tensor passed with each call (a graph input)."""
+    lib = dnnl.library()
+    if lib is None:
+        raise dnnl.OneDNNError("no oneDNN library")
+    handles = dnnl._Handles()
+    try:
+        src, dst = dnnl._dense(handles, x), handles.of(out)
+        attr, _ = _scaled_attr(handles, (), {dnnl.ARG_DST: 0})
+        pd = handles.own("primitive_desc", ctypes.c_void_p())
+        engine = dnnl._engine_and_stream()[0]
+        dnnl._check(lib.dnnl_reorder_primitive_desc_create(ctypes.byref(pd), src, engine, dst,
+                                                           engine, attr),
+                    "dnnl_reorder_primitive_desc_create")
+        bound = isinstance(x, torch.Tensor)
+        keep = [x, out] if bound else [out]
+        args = {dnnl.ARG_SRC: (src, x.data_ptr() if bound else 0),
+                dnnl.ARG_DST: (dst, out.data_ptr())}
+        _scale_args(handles, {dnnl.ARG_DST: torch.tensor([scale])}, args, keep)
+        dnnl._with_scratchpad(handles, pd, args, keep)
+        return dnnl.Primitive(handles, pd, args, [] if bound else [dnnl.ARG_SRC], keep)
+    except BaseException:
+        handles.destroy()
+        raise
+
+
+# --- task runners (runtime/host/runners.py's RUNNERS) ----------------------------
+
+_said: set[str] = set()
+
+
+def _fallback(op, why: str) -> None:
+    """Say once per op kind and reason that a task runs the torch reference."""
+    key = f"{op.name}: {why}"
+    if key not in _said:
+        _said.add(key)
+        log.info("%s runs the torch reference (dequantize, float op, requantize): %s",
+                 op.name, why)
+
+
+def cube_runner(t):
+    """A runner for a task whose body is one quantized conv2d / linear with
+    constant weights, its input and output bound views (`t` is
+    runtime/host/runners.py's Task); None (the generic path runs the
+    reference) when oneDNN cannot build it."""
+    ops = t.ops
+    if len(ops) != 1 or t.yielded != [ops[0].output]:
+        return None
+    op = ops[0]
+    if not t.primitives:
+        return None
+    idx = {name: t.arg(getattr(op, name)) for name in ("input", "weight", "weight_scale")}
+    idx.update({name: t.arg(getattr(op, name)) for name in ("bias", "residual")
+                if getattr(op, name) is not None})
+    consts = ("weight", "weight_scale", "bias")
+    if any(not t.constant(idx[n]) for n in consts if n in idx):
+        _fallback(op, "its weight, scales or bias are not constants")
+        return None
+    x, out = t.ins[idx["input"]], t.out
+    residual = t.ins[idx["residual"]] if "residual" in idx else None
+    if not isinstance(x, torch.Tensor) or not isinstance(out, torch.Tensor) or (
+            "residual" in idx and not isinstance(residual, torch.Tensor)):
+        _fallback(op, "its input, residual or output arrives per call")
+        return None
+    weight = t.ins[idx["weight"]].contiguous()
+    bias = t.ins[idx["bias"]] if "bias" in idx else None
+    conv = None
+    if isinstance(op, ge.QuantizedConv2dOp):
+        conv = (tuple(op.stride.get_values()), tuple(op.padding.get_values()),
+                tuple(op.dilation.get_values()), op.groups.value.data)
+    else:
+        k = x.shape[-1]
+        if not (x.is_contiguous() and out.is_contiguous()
+                and (residual is None or residual.is_contiguous())):
+            _fallback(op, "a linear's input, residual or output view is not contiguous")
+            return None
+        x, out = x.reshape(-1, k), out.reshape(-1, out.shape[-1])
+        residual = residual.reshape(out.shape) if residual is not None else None
+    output_scale = op.output_scale.value.data if op.output_scale is not None else None
+    residual_scale = op.residual_scale.value.data if op.residual_scale is not None else None
+    try:
+        primitive = cube_primitive(x, weight, t.ins[idx["weight_scale"]], bias, residual, out,
+                                   op.input_scale.value.data, output_scale, op.relu is not None,
+                                   conv, residual_scale)
+    except dnnl.OneDNNError as e:
+        _fallback(op, str(e))
+        return None
+    runner = primitive.as_runner(f"onednn_int8_{op.name.removeprefix('ge.')}")
+    runner.impl = primitive.impl
+    if op.relu is not None and output_scale is None:
+        runner.writes_relu = True  # none below 0, no NaN: a oneDNN max-pool may read it
+    return runner
+
+
+def quantize_runner(t):
+    """A runner for a task whose body is one `ge.quantize` of fp32 to i8 with
+    one constant scale and no zero point, into a bound view: a reorder, from
+    a bound view or from a graph input (a contiguous one; any other is
+    quantized by the reference)."""
+    ops = t.ops
+    if len(ops) != 1 or not t.primitives:
+        return None
+    op = ops[0]
+    x, s = t.arg(op.input), t.arg(op.scale)
+    if (op.zero_point is not None or str(op.output.type.element_type) != "i8"
+            or str(op.input.type.element_type) != "f32" or not t.constant(s)
+            or t.ins[s].numel() != 1 or x is None or not isinstance(t.out, torch.Tensor)):
+        return None
+    source = t.ins[x]
+    if source is None and not op.input.type.has_static_shape():
+        return None
+    scale = float(t.ins[s].reshape(()))
+    try:
+        primitive = quantize_primitive(
+            source if source is not None else list(op.input.type.get_shape()), t.out, scale)
+    except dnnl.OneDNNError as e:
+        _fallback(op, str(e))
+        return None
+    if source is not None:
+        return primitive.as_runner("onednn_int8_quantize")
+    out, s_tensor = t.out, torch.tensor(scale)
+
+    def onednn_int8_quantize_input(*args):
+        v = args[x]
+        if v.is_contiguous():
+            primitive(v)
+        else:
+            out.copy_(int8.quantize(v, s_tensor, None, 0, torch.int8))
+    return onednn_int8_quantize_input
