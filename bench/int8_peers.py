@@ -29,17 +29,36 @@ MATRIX_OP = re.compile(r"Conv|MatMul|Gemm|Attention")
 
 def calibration_batches(inputs: tuple, count: int, seed: int = 1) -> list[tuple]:
     """`count` batches shaped like `inputs`, from a seed of their own (the timed
-    inputs and held-out sets use others): float inputs standard normal,
-    token ids uniform below the largest id seen, a 0/1 mask as given."""
+    inputs and held-out sets use others): images (4-D float inputs) from
+    `image_like`, other float inputs standard normal, token ids uniform
+    below the largest id seen, a 0/1 mask as given."""
     g = torch.Generator().manual_seed(seed)
 
     def like(x: torch.Tensor) -> torch.Tensor:
+        if x.dtype.is_floating_point and x.dim() == 4:
+            return image_like(x.shape, g).to(x.dtype)
         if x.dtype.is_floating_point:
             return torch.randn(x.shape, generator=g, dtype=x.dtype)
         high = int(x.max()) + 1
         return x.clone() if high <= 2 else torch.randint(0, high, x.shape, generator=g,
                                                          dtype=x.dtype)
     return [tuple(like(x) for x in inputs) for _ in range(count)]
+
+
+def image_like(shape, generator: torch.Generator) -> torch.Tensor:
+    """[N, C, H, W] images with a photo's kind of structure: smooth noise (drawn
+    at 1/8 of the size, upsampled bilinearly) plus a little white noise, per
+    image mean 0 and std 1. White noise alone would be averaged away by a
+    classifier's global pooling, leaving outputs that hardly depend on the
+    input; then no error measure would see whether int8 kept the input's
+    information."""
+    n, c, h, w = shape
+    coarse = torch.randn(n, c, max(1, h // 8), max(1, w // 8), generator=generator)
+    x = torch.nn.functional.interpolate(coarse, size=(h, w), mode="bilinear",
+                                        align_corners=False)
+    x = x + 0.1 * torch.randn(shape, generator=generator)
+    x = x - x.mean((1, 2, 3), keepdim=True)
+    return x / x.std((1, 2, 3), keepdim=True)
 
 
 def ort_missing() -> str | None:
@@ -58,16 +77,14 @@ def _input_names(path: str) -> list[str]:
     return [i.name for i in graph.input if i.name not in initializers]
 
 
-def ort_int8_session(onnx_path: str, inputs: tuple, batches: list[tuple], workdir: str,
-                     threads: int):
-    """(run, seconds to quantize+load, matrix ops by type in ORT's optimized
-    graph) for ONNX Runtime on its statically quantized model."""
+def ort_int8_model(onnx_path: str, batches: list[tuple], workdir: str, threads: int):
+    """(session, input names, matrix ops by type in ORT's optimized graph):
+    ONNX Runtime on its statically quantized model, calibrated on `batches`."""
     import onnxruntime as ort
     from onnxruntime.quantization import (CalibrationDataReader, CalibrationMethod,
                                           QuantFormat, QuantType, quantize_static)
     from onnxruntime.quantization.shape_inference import quant_pre_process
 
-    start = time.perf_counter()
     names = _input_names(onnx_path)
     prepared = os.path.join(workdir, "ort_pre.onnx")
     try:  # ORT's advice before quantize_static: shapes inferred, graph simplified
@@ -95,10 +112,17 @@ def ort_int8_session(onnx_path: str, inputs: tuple, batches: list[tuple], workdi
     optimized = os.path.join(workdir, "ort_int8_optimized.onnx")
     options.optimized_model_filepath = optimized
     session = ort.InferenceSession(quantized, options, providers=["CPUExecutionProvider"])
+    return session, names, _matrix_ops(optimized)
+
+
+def ort_int8_session(onnx_path: str, inputs: tuple, batches: list[tuple], workdir: str,
+                     threads: int):
+    """(run on `inputs`, seconds to quantize+load, matrix ops by type)."""
+    start = time.perf_counter()
+    session, names, ops = ort_int8_model(onnx_path, batches, workdir, threads)
     feeds = {n: x.numpy() for n, x in zip(names, inputs)}
     session.run(None, feeds)
-    seconds = time.perf_counter() - start
-    return (lambda: session.run(None, feeds)), seconds, _matrix_ops(optimized)
+    return (lambda: session.run(None, feeds)), time.perf_counter() - start, ops
 
 
 def _matrix_ops(path: str) -> dict[str, int]:

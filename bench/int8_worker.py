@@ -59,11 +59,12 @@ def layer_precisions(compiled) -> dict[str, int]:
     int8 column ran int8 kernels."""
     counts: dict[str, int] = {}
     for op in compiled.get_runtime_model().get_ordered_ops():
-        info = op.get_rt_info()
-        layer = str(info["layerType"]) if "layerType" in info else ""
+        info = op.get_rt_info()  # values are OVAny: astype(str) reads them
+        layer = info["layerType"].astype(str) if "layerType" in info else ""
         if layer not in MATRIX_LAYERS:
             continue
-        precision = str(info["runtimePrecision"]) if "runtimePrecision" in info else "?"
+        precision = (info["runtimePrecision"].astype(str) if "runtimePrecision" in info
+                     else "?")
         key = f"{precision} {layer}"
         counts[key] = counts.get(key, 0) + 1
     return counts
