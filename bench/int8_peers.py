@@ -144,11 +144,13 @@ def peer_python() -> Path:
 def nncf_missing() -> str | None:
     """Why the NNCF column cannot run, or None."""
     python = peer_python()
-    if not python.exists():
-        return (f"no Python for the NNCF peer at {python} (set ${PEER_PYTHON_ENV}, or "
-                f"python3.11 -m venv {DEFAULT_PEER_PYTHON.parents[1]} && "
-                f"{python} -m pip install torch==2.13.0 openvino nncf onnx)")
-    return None
+    if python.exists():
+        return None
+    if os.environ.get(PEER_PYTHON_ENV):
+        return f"no Python for the NNCF peer at {python} (${PEER_PYTHON_ENV})"
+    return (f"no Python for the NNCF peer at {python} (set ${PEER_PYTHON_ENV}, or "
+            f"python3.11 -m venv {DEFAULT_PEER_PYTHON.parents[1]} && "
+            f"{python} -m pip install torch==2.13.0 openvino nncf onnx)")
 
 
 class NNCFPeer:
