@@ -232,3 +232,76 @@ def decoder_tokens(decoder, prompts: int = 12, steps: int = 16, prompt_len: int 
         top2 = logits[step].topk(2).values
         flips.append({"seed": seed, "step": step, "margin": float(top2[0] - top2[1])})
     return {"prompts": prompts, "steps": steps, "equal": equal, "flips": flips}
+
+
+# --- the table of `python -m bench.precision_accuracy --int8`
+
+def _image_model(name: str, settle: bool):
+    """ResNet-50 or MobileNetV2 (random weights, the zoo's randomized BatchNorm);
+    with `settle`, BatchNorm statistics measured on image-like data (seed 3)."""
+    from test.models import mobilenet, resnet
+
+    model = {"resnet50": lambda: resnet.make_resnet50()[0],
+             "mobilenet_v2": lambda: mobilenet.make_v2_full()[0]}[name]()
+    if settle:
+        settle_batch_norm(model, calibration_batches((torch.zeros(8, 3, 224, 224),), 4, seed=3))
+    return model
+
+
+def classifier_rows(batch: int, calibration: int, held_out: int, with_ort: bool):
+    """(label, row) for the full-size classifiers in both set-ups, and the trained small CNN."""
+    example = (torch.zeros(batch, 3, 224, 224),)
+    for name in ("resnet50", "mobilenet_v2"):
+        for settle in (False, True):
+            label = name + (", BN settled, logits centred" if settle else ", zoo BN statistics")
+            model = _image_model(name, settle)
+            yield label, compare(model, calibration_batches(example, calibration, seed=1),
+                                 calibration_batches(example, held_out, seed=2), balance=settle,
+                                 with_ort=with_ort)
+    model, draw = trained_small_cnn()
+    yield "small CNN, trained (test)", compare(
+        model, [(draw(16, s)[0],) for s in range(4)],
+        [(draw(16, 100 + s)[0],) for s in range(16)], with_ort=with_ort)
+
+
+def bert_row(calibration: int, held_out: int, with_ort: bool) -> dict:
+    """BERT-base as bench/suite.py builds it (random weights), sequence 128."""
+    from test.models import bert
+
+    torch.manual_seed(0)
+    model = bert.Bert(vocab=30522, dim=768, heads=12, layers=12, max_len=512).eval()
+    example = (torch.randint(0, 30522, (1, 128)), torch.ones(1, 128, dtype=torch.int64))
+    return compare(model, calibration_batches(example, calibration, seed=1),
+                   calibration_batches(example, held_out, seed=2), with_ort=with_ort)
+
+
+def _cells(row: dict) -> str:
+    top1 = (f"{row['top1']:.3f} ({row['classes']} classes)" if "top1" in row else "-")
+    return f"{top1} | {row['rel_l2']:.1e} | {row['rel_max']:.1e}"
+
+
+def report(args) -> int:
+    """Print the int8 accuracy table (markdown), row by row."""
+    with_ort = args.ort
+    print("| model | inputs | ours_int8 top-1 agreement | rel. error L2 | rel. error max "
+          "| ort_int8 top-1 | ort rel. L2 | ort rel. max |")
+    print("|---" * 8 + "|")
+
+    def line(label: str, row: dict) -> None:
+        ort = row.get("ort_int8")
+        peer = _cells(ort) if isinstance(ort, dict) else f"{ort or 'not run (--ort)'} | - | -"
+        print(f"| {label} | {row['inputs']} | {_cells(row)} | {peer} |", flush=True)
+
+    for label, row in classifier_rows(args.batch, args.calibration_batches,
+                                      args.held_out_batches, with_ort):
+        line(label, row)
+    line("bert_base_seq128", bert_row(args.calibration_batches, args.bert_held_out, with_ort))
+    from test.models.llama import make_decoder
+
+    d = decoder_tokens(make_decoder())
+    flips = ", ".join(f"seed {f['seed']} at token {f['step']} (fp32 top-2 margin "
+                      f"{f['margin']:.1e})" for f in d["flips"]) or "none"
+    print(f"\ntiny Llama (test/models/llama.py Config), weight-only int8: {d['equal']} of "
+          f"{d['prompts']} prompts give the same {d['steps']} greedy tokens as fp32 eager; "
+          f"differing: {flips}")
+    return 0
