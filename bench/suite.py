@@ -4,6 +4,7 @@ OpenVINO and torch.compile, on the same machine, in one run, iterations interlea
     python -m bench.suite                       # the full table (minutes)
     python -m bench.suite --torch-compile       # also Inductor (about a minute per model)
     python -m bench.suite --smoke               # tiny sizes, one iteration (run by pytest)
+    python -m bench.suite --int8                # int8: ours, ORT and OpenVINO NNCF
     python -m bench.suite --models resnet50_bs1 --iterations 20 --json out.json
 
 For each model it reports median latencies and their ratios (ours / peer:
@@ -24,6 +25,14 @@ elsewhere; the precision it chose is printed). The ISA line names the CPU's
 vector extensions (lscpu), the kernel oneDNN picks for an fp32 and a bf16
 conv, and the host path of our bf16 cube tasks, so a bf16 figure from fp32
 kernels (a CPU without bf16 instructions) is never mistaken for bf16 speed.
+With `--int8` (by default on ResNet-50 at batch 1 and 8, MobileNetV2 and
+BERT-base) three more columns calibrate on the same batches
+(bench/int8_peers.py): `ours_int8` (`npu_graph.quantize`, minmax, then the
+default pipeline), `ort_int8` (ONNX Runtime's `quantize_static`, QDQ) and
+`nncf_int8` (OpenVINO's `nncf.quantize`, in a venv of its own through
+bench/int8_worker.py); a second table gives ours_int8 against the faster
+int8 peer, our bf16 and our fp32, each column's error against eager on the
+timed inputs and the matrix ops each ran in int8 or float.
 Two ratios are the suite's targets (below 1.0: we are faster): ours_bf16 /
 openvino_default and ours / min(onnxruntime, openvino_f32). Check the load average it prints: with another
 process on one of two cores, figures are not comparable between runs, only
