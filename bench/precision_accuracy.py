@@ -2,6 +2,7 @@
 in docs/precision-mode.md.
 
     python -m bench.precision_accuracy [--models resnet50,bert] [--batch 4]
+    python -m bench.precision_accuracy --int8 [--ort]    # int8: bench/int8_accuracy.py
 
 For each model and mode: max |ours - eager| / max |eager| over every output,
 and, for classifiers (one [batch, classes] output), the fraction of inputs
@@ -51,8 +52,24 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="precision_accuracy", description=__doc__.split("\n")[0])
     p.add_argument("--models", default=",".join(n for n in zoo_names() if n not in SKIPPED))
     p.add_argument("--modes", default=",".join(MODES))
-    p.add_argument("--batch", type=int, default=4)
+    p.add_argument("--batch", type=int, default=None, help="default 4 (8 with --int8)")
+    p.add_argument("--int8", action="store_true",
+                   help="int8 instead: npu_graph.quantize on ResNet-50, MobileNetV2 and "
+                        "BERT-base against fp32 eager on held-out inputs, and a decoder's "
+                        "weight-only int8 tokens (bench/int8_accuracy.py)")
+    p.add_argument("--ort", action="store_true",
+                   help="with --int8: ONNX Runtime's quantize_static on the same batches too")
+    p.add_argument("--calibration-batches", type=int, default=4)
+    p.add_argument("--held-out-batches", type=int, default=32,
+                   help="with --int8: held-out batches of --batch images (default 32 x 8 = 256)")
+    p.add_argument("--bert-held-out", type=int, default=16, help="held-out BERT sequences")
     args = p.parse_args(argv)
+    if args.int8:
+        from bench import int8_accuracy
+
+        args.batch = args.batch or 8
+        return int8_accuracy.report(args)
+    args.batch = args.batch or 4
     modes = args.modes.split(",")
     print("| model | " + " | ".join(modes) + " |")
     print("|---" * (len(modes) + 1) + "|")

@@ -4,6 +4,7 @@ OpenVINO and torch.compile, on the same machine, in one run, iterations interlea
     python -m bench.suite                       # the full table (minutes)
     python -m bench.suite --torch-compile       # also Inductor (about a minute per model)
     python -m bench.suite --smoke               # tiny sizes, one iteration (run by pytest)
+    python -m bench.suite --int8                # int8: ours, ORT and OpenVINO NNCF
     python -m bench.suite --models resnet50_bs1 --iterations 20 --json out.json
 
 For each model it reports median latencies and their ratios (ours / peer:
@@ -24,6 +25,14 @@ elsewhere; the precision it chose is printed). The ISA line names the CPU's
 vector extensions (lscpu), the kernel oneDNN picks for an fp32 and a bf16
 conv, and the host path of our bf16 cube tasks, so a bf16 figure from fp32
 kernels (a CPU without bf16 instructions) is never mistaken for bf16 speed.
+With `--int8` (by default on ResNet-50 at batch 1 and 8, MobileNetV2 and
+BERT-base) three more columns calibrate on the same batches
+(bench/int8_peers.py): `ours_int8` (`npu_graph.quantize`, minmax, then the
+default pipeline), `ort_int8` (ONNX Runtime's `quantize_static`, QDQ) and
+`nncf_int8` (OpenVINO's `nncf.quantize`, in a venv of its own through
+bench/int8_worker.py); a second table gives ours_int8 against the faster
+int8 peer, our bf16 and our fp32, each column's error against eager on the
+timed inputs and the matrix ops each ran in int8 or float.
 Two ratios are the suite's targets (below 1.0: we are faster): ours_bf16 /
 openvino_default and ours / min(onnxruntime, openvino_f32). Check the load average it prints: with another
 process on one of two cores, figures are not comparable between runs, only
@@ -44,6 +53,8 @@ import time
 
 import torch
 
+import npu_graph
+from bench import int8_peers
 from bench.benchmark import interleaved
 from bench.peak import attainable_gflops
 from npu_graph import GraphParser, OptimizedGraph
@@ -54,6 +65,8 @@ from runtime.host import onednn
 
 STAGE_COLUMNS = {"ge": "passes", "lowering": "lowering", "device": "planning"}
 BF16_MODE = "allow_mix_precision_bf16"  # the precision mode of ours_bf16
+INT8_MODELS = ["resnet50_bs1", "resnet50_bs8", "mobilenet_v2_bs1", "bert_base_seq128"]
+INT8_COLUMNS = ["ours_int8", "ort_int8", "nncf_int8"]
 
 
 def _models(smoke: bool) -> dict:
@@ -99,14 +112,19 @@ def warm_up_export() -> float:
     return time.perf_counter() - start
 
 
-def compile_ours(model, inputs, precision_mode: str | None = None
-                 ) -> tuple[OptimizedGraph, dict]:
+def compile_ours(model, inputs, precision_mode: str | None = None,
+                 calibration: list[tuple] | None = None) -> tuple[OptimizedGraph, dict]:
     """The default optimize() pipeline (with `precision_mode`'s passes), stage
-    by stage, each timed."""
+    by stage, each timed; with `calibration` batches, the imported graph is
+    first quantized to int8 by `npu_graph.quantize` on them (minmax)."""
     times = {}
     start = time.perf_counter()
     graph = GraphParser().parse_pytorch_model(model, input_spec=inputs)
     times["import"] = time.perf_counter() - start
+    if calibration is not None:
+        start = time.perf_counter()
+        graph = npu_graph.quantize(graph, calibration, scheme="minmax")
+        times["quantize"] = time.perf_counter() - start
     pipeline = build_pipeline(precision_mode=precision_mode)
     module = graph.module
     for stage, spec in pipeline.stages():
@@ -245,10 +263,18 @@ def bench_model(name: str, make, args) -> dict:
         if args.torch_compile:
             runners["torch_compile"], peers_compile["torch_compile"] = compiled_model(model,
                                                                                    inputs)
+        int8, nncf = (add_int8(model, inputs, args, workdir, runners, peers_compile)
+                      if args.int8 else (None, None))
         samples: dict[str, list[float]] = {}
-        with torch.no_grad():
-            medians = interleaved(runners, args.warmup, args.iterations, settle=args.settle,
-                                  warm=not args.cold, samples=samples)
+        try:
+            with torch.no_grad():
+                medians = interleaved(runners, args.warmup, args.iterations,
+                                      settle=args.settle, warm=not args.cold, samples=samples)
+                if int8 is not None:
+                    int8_errors(int8, model, inputs, runners, nncf, workdir)
+        finally:
+            if nncf is not None:
+                nncf.close()
     stats = optimized.stats
     ours = medians["ours"]
     gflop = sum(t["cube_flops"] for t in stats["tasks"]) / 1e9
@@ -259,8 +285,11 @@ def bench_model(name: str, make, args) -> dict:
         targets["paired"] = paired_quartiles(samples["ours_bf16"], samples["openvino_default"])
     if fp32_peers:
         targets["ours/min(ort,ov_f32)"] = ours / min(fp32_peers)
+    if int8 is not None:
+        int8["ratios"] = int8_ratios(medians, samples)
     return {
         "model": name,
+        "int8": int8,
         "latency_ms": {k: v * 1e3 for k, v in medians.items()},
         "ratio_ours_to": {k: ours / v for k, v in medians.items() if k != "ours"},
         "targets": targets,
@@ -280,6 +309,115 @@ def bench_model(name: str, make, args) -> dict:
         "overhead_pct": 100 * stats["host_overhead_ms"] / stats["host_time"]
         if stats["host_time"] else None,
     }
+
+
+def add_int8(model, inputs, args, workdir: str, runners: dict, peers_compile: dict):
+    """ours_int8, ort_int8 and nncf_int8 added to `runners`, each quantized from
+    the fp32 model on the same calibration batches; (the row's int8 facts,
+    the NNCF peer to close or None). A peer that cannot run is left out and
+    its note says why."""
+    threads = torch.get_num_threads()
+    batches = int8_peers.calibration_batches(inputs, args.calibration_batches)
+    info = {"calibration": f"{len(batches)} batches shaped like the timed inputs",
+            "notes": {}, "matrix_ops": {}, "quantize_s": {}}
+    graph, stages = compile_ours(model, inputs, calibration=batches)
+    runners["ours_int8"] = lambda: graph(*inputs)
+    peers_compile["ours_int8"] = sum(stages.values())
+    info["quantize_s"]["ours_int8"] = stages["quantize"]
+    info["matrix_ops"]["ours_int8"] = graph.executable.cube_paths()
+    missing = "left out (--no-ort)" if args.no_ort else int8_peers.ort_missing()
+    if missing:
+        info["notes"]["ort_int8"] = missing
+    else:
+        try:
+            path, _ = export_onnx(model, inputs, workdir)
+            run, seconds, ops = int8_peers.ort_int8_session(path, inputs, batches, workdir,
+                                                            threads)
+            runners["ort_int8"], peers_compile["ort_int8"] = run, seconds
+            info["matrix_ops"]["ort_int8"] = ops
+        except Exception as e:  # noqa: BLE001 - a peer's failure is its row's note
+            info["notes"]["ort_int8"] = f"failed: {first_line(e)}"
+    nncf = None
+    if args.no_openvino:
+        info["notes"]["nncf_int8"] = "left out (--no-openvino)"
+    else:
+        path, _ = export_onnx(model, inputs, workdir)
+        nncf = int8_peers.NNCFPeer(path, inputs, batches, workdir, threads,
+                                   transformer=not inputs[0].dtype.is_floating_point)
+        if nncf.error:
+            info["notes"]["nncf_int8"], nncf = nncf.error, None
+        else:
+            runners["nncf_int8"], peers_compile["nncf_int8"] = nncf.run, nncf.seconds
+            info["matrix_ops"]["nncf_int8"] = nncf.ready["int8_layers"]
+            info["quantize_s"]["nncf_int8"] = nncf.ready["quantize_s"]
+            info["nncf"] = {k: nncf.ready[k] for k in ("precision", "versions")}
+    return info, nncf
+
+
+def first_line(error: BaseException) -> str:
+    lines = [line.strip() for line in str(error).splitlines() if line.strip()]
+    return f"{type(error).__name__}: {lines[0] if lines else ''}"
+
+
+def int8_errors(int8: dict, model, inputs, runners: dict, nncf, workdir: str) -> None:
+    """Each reduced-precision column's max |out - eager| / max |eager| on the
+    timed inputs, written into the row's int8 facts: a fast column that
+    computes something else is seen at once."""
+    want = model(*inputs)
+    errors = {k: int8_peers.relative_error(runners[k](), want)
+              for k in ("ours_bf16", "ours_int8", "ort_int8") if k in runners}
+    if nncf is not None:
+        errors["nncf_int8"] = int8_peers.relative_error(nncf.outputs(workdir), want)
+    int8["rel_error_vs_eager"] = errors
+
+
+def int8_ratios(medians: dict, samples: dict) -> dict:
+    """ours_int8 against the faster int8 peer (with the paired quartiles), our
+    bf16 and our fp32; below 1.0 ours_int8 is faster."""
+    out = {}
+    peers = [k for k in ("ort_int8", "nncf_int8") if k in medians]
+    if peers:
+        best = min(peers, key=medians.get)
+        out["best_peer"] = best
+        out["vs_best_peer"] = medians["ours_int8"] / medians[best]
+        out["vs_best_peer_paired"] = paired_quartiles(samples["ours_int8"], samples[best])
+    for k in ("ours_bf16", "ours"):
+        if k in medians:
+            out[f"vs_{k}"] = medians["ours_int8"] / medians[k]
+    return out
+
+
+def int8_table(rows: list[dict]) -> str:
+    """The int8 columns: latencies, ratios, errors, which kernels ran, why a peer is absent."""
+    rows = [r for r in rows if r.get("int8")]
+    cols = ["ours", "ours_bf16", *INT8_COLUMNS]
+    ratios = [("vs_best_peer", "int8/best peer"), ("vs_ours_bf16", "int8/ours_bf16"),
+              ("vs_ours", "int8/ours")]
+    lines = ["int8 (medians in ms; a ratio below 1.0: ours_int8 is faster)",
+             f"{'model':<20} " + " ".join(f"{c:>10}" for c in cols) + " "
+             + " ".join(f"{title:>15}" for _, title in ratios) + "  best peer"]
+    for r in rows:
+        lat, ratio = r["latency_ms"], r["int8"]["ratios"]
+        lines.append(f"{r['model']:<20} " + " ".join(f"{_cell(lat.get(c)):>10}" for c in cols)
+                     + " " + " ".join(f"{_cell(ratio.get(k), '.2f'):>15}" for k, _ in ratios)
+                     + f"  {ratio.get('best_peer', 'n/a')}")
+    for r in rows:
+        i = r["int8"]
+        paired = i["ratios"].get("vs_best_peer_paired")
+        lines.append(f"{r['model']}: calibration {i['calibration']}; max|out - eager| / "
+                     "max|eager|: " + ", ".join(f"{k} {v:.1e}" for k, v in
+                                                 i.get("rel_error_vs_eager", {}).items())
+                     + (f"; ours_int8 / {i['ratios']['best_peer']} paired q1 median q3 "
+                        + " ".join(f"{q:.2f}" for q in paired) if paired else ""))
+        lines.append("  matrix ops by path: " + "; ".join(
+            f"{k} " + ", ".join(f"{p} x{n}" for p, n in v.items())
+            for k, v in i["matrix_ops"].items()))
+        lines.append("  quantize s: " + ", ".join(f"{k} {v:.1f}" for k, v in i["quantize_s"].items())
+                     + (f"; nncf_int8: {i['nncf']['versions']}, inference precision "
+                        f"{i['nncf']['precision']}" if "nncf" in i else ""))
+        for k, note in i["notes"].items():
+            lines.append(f"  {k}: n/a, {note}")
+    return "\n".join(lines)
 
 
 def paired_quartiles(ours: list[float], peer: list[float]) -> list[float]:
@@ -355,6 +493,11 @@ def main(argv=None) -> int:
     p.add_argument("--no-ort", action="store_true", help="leave ONNX Runtime out")
     p.add_argument("--no-openvino", action="store_true", help="leave OpenVINO out")
     p.add_argument("--no-bf16", action="store_true", help=f"leave ours with {BF16_MODE} out")
+    p.add_argument("--int8", action="store_true",
+                   help="also ours_int8, ort_int8 and nncf_int8 (by default on "
+                        f"{', '.join(INT8_MODELS)})")
+    p.add_argument("--calibration-batches", type=int, default=8,
+                   help="batches (shaped like the timed inputs) every int8 column calibrates on")
     p.add_argument("--smoke", action="store_true", help="tiny models, one iteration")
     p.add_argument("--json", help="write the results here")
     args = p.parse_args(argv)
@@ -363,7 +506,10 @@ def main(argv=None) -> int:
     if args.threads:
         torch.set_num_threads(args.threads)
     models = _models(args.smoke)
-    chosen = args.models.split(",") if args.models else list(models)
+    default = INT8_MODELS if args.int8 and not args.smoke else list(models)
+    chosen = args.models.split(",") if args.models else default
+    if args.calibration_batches < 1:
+        p.error(f"--calibration-batches must be at least 1, got {args.calibration_batches}")
     unknown = [m for m in chosen if m not in models]
     if unknown:
         p.error(f"unknown model(s) {', '.join(unknown)}; the suite has {', '.join(models)}")
@@ -382,6 +528,8 @@ def main(argv=None) -> int:
         if not args.no_ort:
             print(f"ONNX Runtime skipped: onnxruntime is not installed ({e}); "
                   "pip install -e '.[bench]'")
+    if args.int8 and not args.no_openvino and int8_peers.nncf_missing():
+        print(f"NNCF int8 skipped: {int8_peers.nncf_missing()}")
     peak = attainable_gflops(args.iterations)
     print("attainable: " + ", ".join(f"{k} {v:.0f} GFLOP/s" for k, v in peak.items()))
     warmup = warm_up_export()
@@ -391,6 +539,8 @@ def main(argv=None) -> int:
         rows.append(bench_model(name, models[name], args))
         print(f"done {name}", file=sys.stderr, flush=True)
     print(table(rows))
+    if args.int8:
+        print(int8_table(rows))
     print(isa_line(rows[0]["bf16_cube_paths"] if rows else None))
     print(f"load average at end {os.getloadavg()[0]:.2f}")
     if args.json:

@@ -205,3 +205,67 @@ def test_parallel_bench_reports_cards_and_pipelining(tmp_path):
     assert sim["one card, batches pipelined (copies overlap compute)"] >= \
         sim["one card, batches one at a time (with PCIe copies)"]
     assert "host: run_pipelined" in r.stdout and "gain" in r.stdout
+
+
+def test_suite_int8_smoke_adds_the_int8_columns_and_says_why_a_peer_is_absent(tmp_path):
+    """`bench.suite --int8` on the tiny ResNet: ours_int8 timed beside fp32 and
+    checked against eager; ORT's int8 where onnxruntime is installed (else the
+    note); the NNCF peer pointed at a Python that is not there, so its row
+    says so instead of failing (the peer itself: the next test)."""
+    import json
+    import os
+
+    out = tmp_path / "suite.json"
+    env = {**os.environ, "GE_INT8_PEER_PYTHON": str(tmp_path / "no-venv" / "python")}
+    r = subprocess.run([sys.executable, "-m", "bench.suite", "--smoke", "--int8", "--no-bf16",
+                        "--models", "tiny_resnet_bs1", "--calibration-batches", "2",
+                        "--json", str(out)], capture_output=True, text=True, cwd=ROOT, env=env)
+    assert r.returncode == 0, r.stderr
+    (row,) = json.loads(out.read_text())["rows"]
+    int8 = row["int8"]
+    assert row["latency_ms"]["ours_int8"] > 0
+    assert int8["ratios"]["vs_ours"] == pytest.approx(
+        row["latency_ms"]["ours_int8"] / row["latency_ms"]["ours"])
+    assert int8["rel_error_vs_eager"]["ours_int8"] < 0.05  # int8, not something else
+    assert int8["quantize_s"]["ours_int8"] > 0 and sum(int8["matrix_ops"]["ours_int8"].values()) == 7
+    assert "int8 (medians in ms" in r.stdout and "int8/best peer" in r.stdout
+    assert "nncf_int8" not in row["latency_ms"]
+    assert int8["notes"]["nncf_int8"].startswith("no Python for the NNCF peer at")
+    assert "nncf_int8: n/a, no Python for the NNCF peer" in r.stdout
+    try:
+        import onnxruntime  # noqa: F401
+    except ImportError:
+        assert int8["notes"]["ort_int8"].startswith("onnxruntime is not installed")
+    else:
+        assert row["latency_ms"]["ort_int8"] > 0
+        assert int8["ratios"]["best_peer"] == "ort_int8"
+        assert int8["rel_error_vs_eager"]["ort_int8"] < 0.05
+        assert any(op.startswith("QLinear") or op == "QGemm" for op in int8["matrix_ops"]["ort_int8"])
+
+
+def test_nncf_worker_quantizes_and_runs_int8_where_its_venv_exists(tmp_path):
+    """bench/int8_worker.py in the NNCF venv ($GE_INT8_PEER_PYTHON or
+    /work/venv-nncf; bench-only, absent in a fresh CI): the tiny ResNet from
+    its ONNX file, int8 convs in OpenVINO's runtime model, outputs near eager's."""
+    import torch
+
+    from bench import int8_peers
+    from bench.suite import _models, export_onnx
+
+    if int8_peers.nncf_missing():
+        pytest.skip(int8_peers.nncf_missing())
+    model, inputs = _models(True)["tiny_resnet_bs1"]()
+    model.eval()
+    path, _ = export_onnx(model, inputs, str(tmp_path))
+    peer = int8_peers.NNCFPeer(path, inputs, int8_peers.calibration_batches(inputs, 2),
+                               str(tmp_path), threads=1, transformer=False)
+    try:
+        assert peer.error is None, peer.error
+        layers = peer.ready["int8_layers"]
+        assert sum(n for k, n in layers.items() if k.split()[0] in ("i8", "u8")) >= 6, layers
+        assert peer.run() > 0
+        with torch.no_grad():
+            want = model(*inputs)
+        assert int8_peers.relative_error(peer.outputs(str(tmp_path)), want) < 0.05
+    finally:
+        peer.close()
