@@ -231,7 +231,8 @@ def print_profile(result: dict) -> None:
     print(f"run loop overhead (host - runners): {result['host_ms'] - result['runners_ms']:.3f} ms; "
           f"call overhead (call - host): {result['ours_ms'] - result['host_ms']:.3f} ms")
     print(f"model {result['size']}; decode step: ours {result['ours_ms']:.3f} ms, "
-          f"HF eager {result['eager_ms']:.3f} ms ({result['ours_ms'] / result['eager_ms']:.2f}x eager); "
+          f"HF eager {result['eager_ms']:.3f} ms "
+          f"({result['ours_ms'] / result['eager_ms']:.2f}x eager); "
           f"compile {result['compile_s']:.1f} s")
     print(f"CPU time of the calling thread per step: ours {result['ours_cpu_ms']:.3f} ms, "
           f"HF eager {result['eager_cpu_ms']:.3f} ms "

@@ -16,10 +16,11 @@ softmax subtracts the row's max. Two shortcuts change no result: a masked
 key's q . k is not computed (the fill replaces it), and neither is its
 exp when another score is the max (a fill of -1e30 or below is further
 from any other float than exp's range, so the body's exp gives 0 there:
-at a decode step over a static cache, the keys past the position). A row whose scores are all -inf is NaN,
-as the body's softmax makes it, or 0 with `safe` (aten._safe_softmax, which
-torch's SDPA decomposes to; a NaN score keeps the row NaN). fp32 only; at most MAX_QUERIES query rows,
-where the work per head is small (prefill keeps torch's blocked kernel).
+at a decode step over a static cache, the keys past the position). A row
+whose scores are all -inf is NaN, as the body's softmax makes it, or 0 with
+`safe` (aten._safe_softmax, which torch's SDPA decomposes to; a NaN score
+keeps the row NaN). fp32 only; at most MAX_QUERIES query rows, where the
+work per head is small (prefill keeps torch's blocked kernel).
 
 Tensors are passed as descriptors, int64[5]: the address, then the strides
 (in elements) of the four dims [B, H, T, S|D|E]. A descriptor of a view
@@ -59,7 +60,8 @@ void row_attention(const int64_t *qd, const int64_t *kd, const int64_t *vd, cons
     const uint8_t *cond = (const uint8_t *)(intptr_t)md[0];
     const float *add = (const float *)(intptr_t)md[0];
     float *o = (float *)(intptr_t)od[0];
-    #pragma omp parallel for collapse(2) schedule(static) if (B * H * T * S * (D + E) >= PARALLEL_WORK)
+    #pragma omp parallel for collapse(2) schedule(static) \
+        if (B * H * T * S * (D + E) >= PARALLEL_WORK)
     for (int64_t b = 0; b < B; b++)
     for (int64_t h = 0; h < H; h++) {
         float sc[S];
