@@ -156,7 +156,7 @@ class GEBackend:
         # Dynamo's shape environment and add its own guards to the caller's frame.
         with torch._guards.tracing(None):
             fn = self._compile(gm, list(example_inputs), report)
-        heap.release()  # the compile's copies of the weights (runtime/host/heap.py)
+        _release_heap(example_inputs)
         log.info(report.line())
         if not isinstance(fn, _Compiled):
             return fn
@@ -164,7 +164,7 @@ class GEBackend:
         def compile_again(args):
             with torch._guards.tracing(None):
                 again = self._compile(gm, list(args), report)
-            heap.release()
+            _release_heap(args)
             log.info(f"ge graph {report.index}: compiled again for another module's weights")
             return again
         return _PerWeights(fn, compile_again, gm.forward)
@@ -401,6 +401,16 @@ class _Replayed:
             log.info("ge: captured replay bound to new tensors for the inputs it updates")
             self.replay.rebind(inputs)
         return [out.clone() for out in self.replay.run(*inputs)]
+
+
+def _release_heap(inputs) -> None:
+    """After a compile that copied large weights into IR constants (the
+    inputs Dynamo passes include the parameters), collect and trim the heap
+    (runtime/host/heap.py); a small graph is not worth the collector's
+    pass (a few tenths of a second)."""
+    if sum(x.numel() * x.element_size() for x in inputs
+           if isinstance(x, torch.Tensor)) >= heap.WORTH_RELEASING:
+        heap.release()
 
 
 def _count_updates(module) -> int:
