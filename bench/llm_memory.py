@@ -66,8 +66,8 @@ def wrap(model, peer: str, prepack: bool = False):
         return {}, None
     import npu_graph
 
-    config = npu_graph.CompilerConfig(mode=GE_MODES[peer])
-    backend = npu_graph.get_npu_backend(compiler_config=config, prepack_weights=prepack)
+    config = npu_graph.CompilerConfig(mode=GE_MODES[peer], prepack_weights=prepack)
+    backend = npu_graph.get_npu_backend(compiler_config=config)
     dynamic = False if config.mode == "reduce-overhead" else None
     model.forward = torch.compile(model.forward, backend=backend, dynamic=dynamic)
     cache = {"cache_implementation": "static"} if config.mode == "reduce-overhead" else {}

@@ -81,10 +81,17 @@ class CompilerConfig(Flags):
     `graph_dump_path` (TorchAir's `config.debug.graph_dump.path`): a directory
     that receives each whole graph's imported GE IR as `ge_graph_<n>.mlir`
     (n as in the report lines), the text `ge-opt` reads.
+    `prepack_weights`: whether oneDNN linears of more than a few rows (a
+    prefill's) read a prepacked copy of their weights, up to 2-3x faster
+    than reading them where they are (runtime/host/onednn.py
+    PLAIN_WEIGHT_ROWS), at the price of that copy of the model's weights. Off
+    by default: the graphs then hold no copy of the parameters, so a
+    compiled model needs little more memory than in eager.
     """
 
     mode: str = "max-autotune"
     graph_dump_path: str | None = None
+    prepack_weights: bool = False
 
     def check(self) -> None:
         """A bad mode or flag is refused when the backend is made, not per graph."""
@@ -129,19 +136,11 @@ class GraphReport:
 
 
 class GEBackend:
-    """A Dynamo backend: `(GraphModule, example_inputs) -> callable`.
+    """A Dynamo backend: `(GraphModule, example_inputs) -> callable`."""
 
-    `prepack_weights`: whether oneDNN linears of more than a few rows (a
-    prefill's) read a prepacked copy of their weights, up to 2-3x faster
-    than reading them where they are (runtime/host/onednn.py
-    PLAIN_WEIGHT_ROWS), at the price of that copy of the model's weights. Off
-    by default: the graphs then hold no copy of the parameters, so a
-    compiled model needs little more memory than in eager."""
-
-    def __init__(self, config: CompilerConfig | None = None, prepack_weights: bool = False):
+    def __init__(self, config: CompilerConfig | None = None):
         self.config = config or CompilerConfig()
         self.config.check()
-        self.prepack_weights = prepack_weights
         self.reports: collections.deque[GraphReport] = collections.deque(maxlen=MAX_REPORTS)
         self.graphs = 0
         # Every graph's weights as the model's parameters, or one copy shared by
@@ -243,7 +242,7 @@ class GEBackend:
         except ValueError as e:  # a bad flag, or CompileError: a pass refused the graph
             raise BackendError(f"the GE pipeline refused the graph: {e}") from None
         self.weights.share(optimized.module)
-        optimized.options = replace(optimized.options, prepack=self.prepack_weights)
+        optimized.options = replace(optimized.options, prepack=self.config.prepack_weights)
         return optimized
 
     def _split(self, ep, broken: list[UnsupportedOp], symbolic: bool,
@@ -625,11 +624,10 @@ def _names(ops: list[UnsupportedOp]) -> str:
     return "; ".join(f"{op.op} ({op.reason})" for op in ops)
 
 
-def get_npu_backend(*, compiler_config: CompilerConfig | None = None,
-                    prepack_weights: bool = False) -> GEBackend:
+def get_npu_backend(*, compiler_config: CompilerConfig | None = None) -> GEBackend:
     """`torch.compile(model, backend=get_npu_backend(compiler_config=config))`, as
-    TorchAir; `prepack_weights` trades memory for prefill speed (`GEBackend`)."""
-    return GEBackend(compiler_config, prepack_weights)
+    TorchAir."""
+    return GEBackend(compiler_config)
 
 
 _DEFAULT: GEBackend | None = None
