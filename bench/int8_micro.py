@@ -38,7 +38,7 @@ import npu_graph  # noqa: E402
 from bench.benchmark import interleaved  # noqa: E402
 from bench.weight_quant import isa  # noqa: E402
 from npu_graph import NpuGraph  # noqa: E402
-from test.models.resnet import make_resnet50  # noqa: E402
+from test.models.resnet import make_resnet18, make_resnet50  # noqa: E402
 
 BF16_MODE = "allow_mix_precision_bf16"
 
@@ -65,12 +65,17 @@ def main(argv=None) -> int:
     p.add_argument("--warmup", type=int, default=3)
     p.add_argument("--calibration", type=int, default=8, help="calibration images")
     p.add_argument("--json", help="write the figures here")
+    p.add_argument("--smoke", action="store_true",
+                   help="test/models/resnet.py's small ResNet-18 (64x64), one round: a check "
+                        "that the script runs, not a measurement")
     args = p.parse_args(argv)
     torch.set_num_threads(args.threads)
+    if args.smoke:
+        args.rounds, args.warmup, args.calibration = 1, 0, 2
 
-    model, (x,) = make_resnet50()
+    model, (x,) = make_resnet18() if args.smoke else make_resnet50()
     graph = NpuGraph(model, input_spec=(x,))
-    calibration = [torch.randn(1, 3, 224, 224) for _ in range(args.calibration)]
+    calibration = [torch.randn(*x.shape) for _ in range(args.calibration)]
     compiled = {
         "fp32": graph.optimize(),
         "bf16": graph.optimize(precision_mode=BF16_MODE),
@@ -98,8 +103,8 @@ def main(argv=None) -> int:
               "rounds": args.rounds, "load_before": before, "load_after": after, "isa": isa(),
               "int8_kernels": int8_kernels(compiled["int8"]),
               "relative_error_vs_fp32": error, "same_top1_as_fp32": same_top1}
-    print(f"ResNet-50, batch 1, {args.threads} threads, median of {args.rounds} "
-          "interleaved rounds")
+    print(f"{'ResNet-18 (smoke)' if args.smoke else 'ResNet-50'}, batch 1, {args.threads} "
+          f"threads, median of {args.rounds} interleaved rounds")
     for name, t in ms.items():
         print(f"  ours {name:5s} {t:8.2f} ms (best {best[name]:.2f} ms)")
     print(f"  int8 / bf16 = {result['int8_over_bf16']:.2f} of medians, {paired:.2f} median "

@@ -8,6 +8,8 @@ tasks run as oneDNN int8 primitives, to 1e-4 for nearly all logits
 moves the odd value across a rounding boundary of the next quantize).
 Against fp32 eager: top-1 agreement."""
 
+import json
+
 import pytest
 import torch
 from torch import nn
@@ -203,3 +205,14 @@ def test_grouped_conv_and_linear_residual_run_as_int8_primitives():
     got = executable.run(x)[0]
     err = (got - reference).abs()
     assert (err <= 1e-4).float().mean() >= 0.95 and err.max() <= 0.01 * reference.abs().max()
+
+
+def test_int8_micro_bench_smoke(tmp_path, capsys):
+    from bench import int8_micro
+
+    out = tmp_path / "int8.json"
+    assert int8_micro.main(["--smoke", "--threads", "1", "--json", str(out)]) == 0
+    result = json.loads(out.read_text())
+    assert set(result["ms"]) == {"fp32", "bf16", "int8"} and result["int8_over_bf16"] > 0
+    assert sum(result["int8_kernels"].values()) == 21  # ResNet-18: 20 convs and the fc
+    assert "int8 / bf16" in capsys.readouterr().out
