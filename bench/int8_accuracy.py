@@ -3,12 +3,18 @@ of docs/BENCHMARKS.md's int8 section (`python -m bench.precision_accuracy
 --int8`), and what test/python/test_int8_accuracy.py checks on small models.
 
 - classifiers (ResNet-50, MobileNetV2: random weights, BatchNorm statistics
-  randomized so folding them matters): `npu_graph.quantize` on calibration
+  non-trivial so folding them matters): `npu_graph.quantize` on calibration
   batches, then held-out inputs drawn from another seed; the fraction whose
   top-1 class equals fp32 eager's, and the logits' relative error. Random
   weights give no labels, so agreement with fp32 is the measure; the
   number of distinct fp32 classes says whether it is a real one (a model
-  that maps every input to one class would agree trivially).
+  that maps every input to one class agrees trivially). Two set-ups: the
+  zoo's randomized statistics (one class), and statistics measured on data
+  with the logits centred (many classes, but a chaotic random net: the
+  stress case). A small CNN trained in seconds on a synthetic task
+  (`trained_small_cnn`) stands for a trained classifier's margins.
+- `with_ort`: ONNX Runtime's quantize_static on the same batches, the
+  yardstick that tells int8's own loss from a bug of ours.
 - encoders (BERT): the same quantization, the outputs' relative error.
 - decoders (the zoo's Llama, built from its config): weight-only int8
   (`weight_quant="int8"`, the path decoders take; docs/int8.md), greedy

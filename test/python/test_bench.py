@@ -269,3 +269,22 @@ def test_nncf_worker_quantizes_and_runs_int8_where_its_venv_exists(tmp_path):
         assert int8_peers.relative_error(peer.outputs(str(tmp_path)), want) < 0.05
     finally:
         peer.close()
+
+
+def test_nncf_peer_in_a_python_without_nncf_is_a_note_not_a_crash(tmp_path, monkeypatch):
+    """The peer Python exists but lacks nncf (this venv): the worker answers
+    with the import error, which becomes the column's note."""
+    import importlib.util
+
+    from bench import int8_peers
+    from bench.suite import _models, export_onnx
+
+    if importlib.util.find_spec("nncf") is not None:
+        pytest.skip("this Python has nncf")
+    monkeypatch.setenv(int8_peers.PEER_PYTHON_ENV, sys.executable)
+    model, inputs = _models(True)["tiny_resnet_bs1"]()
+    path, _ = export_onnx(model.eval(), inputs, str(tmp_path))
+    peer = int8_peers.NNCFPeer(path, inputs, int8_peers.calibration_batches(inputs, 1),
+                               str(tmp_path), threads=1, transformer=False)
+    assert peer.error == "NNCF peer failed: ModuleNotFoundError: No module named 'nncf'"
+    assert peer.worker is None
