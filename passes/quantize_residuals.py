@@ -16,7 +16,11 @@ Which adds: same-shape f32 operands (no broadcasting), one of them the
 single-use result of a conv2d / linear / matmul on a dequantized input (an
 add fold-quantized will fold as that op's residual), the other read by a
 quantize to i8 with one scale and no zero point that comes before the add.
-Other adds stay as they are.
+After a linear or matmul, only where the add's result is quantized itself
+(the stream goes on in int8): a transformer's residual stream feeds a
+LayerNorm in float, where an int8 residual would save no task and double
+the error (a 2-layer BERT: relative error 1.2% -> 2.5% L2, 2.1% -> 6.0%
+max). Other adds stay as they are.
 """
 
 from __future__ import annotations
@@ -49,6 +53,12 @@ def _quantized_matrix_result(value: SSAValue) -> bool:
             and dequantized_input(op.operands[0]) is not None)
 
 
+def _int8_stream(y: SSAValue, add: ge.AddOp) -> bool:
+    """A conv's residual add, or one whose result is quantized (module doc)."""
+    return isinstance(y.owner, ge.Conv2dOp) or any(
+        isinstance(use.operation, ge.QuantizeOp) for use in add.output.uses)
+
+
 def _quantize_of(value: SSAValue) -> Operation | None:
     """A reader of `value` quantizing it to i8 with one scale and no zero point."""
     return next((use.operation for use in value.uses
@@ -67,7 +77,8 @@ class QuantizeResidual(RewritePattern):
         if not (a.type == b.type == add.output.type) or str(a.type.element_type) != "f32":
             return
         for y, x in ((a, b), (b, a)):
-            quantize = _quantize_of(x) if _quantized_matrix_result(y) else None
+            quantize = (_quantize_of(x) if _quantized_matrix_result(y) and _int8_stream(y, add)
+                        else None)
             if (quantize is not None and quantize.parent_block() is add.parent_block()
                     and _before(quantize, add)):
                 break

@@ -1181,4 +1181,8 @@ NOT_IN_MENU = {
     "quantize": "int8 results; checked against torch's fake-quant ops (test_quantize.py)",
     "dequantize": "int8 operands; checked against torch's fake-quant ops (test_quantize.py)",
     "weight_quant_linear": "needs an int8 weight and its scales (test_weight_quant.py)",
+    "quantized_conv2d": "int8 operands and scales, made by fold-quantized from QDQ "
+                        "(test_int8_cube.py, fold-quantized.mlir)",
+    "quantized_linear": "int8 operands and scales, made by fold-quantized from QDQ "
+                        "(test_int8_cube.py, fold-quantized.mlir)",
 }

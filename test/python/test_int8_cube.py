@@ -166,7 +166,8 @@ def test_compiled_int8_matches_qdq_and_fp32_top1(graphs, primitives):
 
 class Mixed(nn.Module):
     """A depthwise conv (grouped weights: one scale per output channel over
-    two weight dims) and a linear with a residual (h + fc2(relu(fc1(h))))."""
+    two weight dims) and a linear with a residual (h + fc2(relu(fc1(h)))),
+    read by another linear: the residual stream goes on in int8."""
 
     def __init__(self):
         super().__init__()
@@ -175,11 +176,12 @@ class Mixed(nn.Module):
         self.pw = nn.Conv2d(8, 16, 1)
         self.fc1 = nn.Linear(16, 16)
         self.fc2 = nn.Linear(16, 16)
+        self.fc3 = nn.Linear(16, 4)
 
     def forward(self, x):
         x = torch.relu(self.pw(torch.relu(self.dw(torch.relu(self.conv(x))))))
         h = nn.functional.adaptive_avg_pool2d(x, 1).flatten(1)
-        return h + self.fc2(torch.relu(self.fc1(h)))
+        return self.fc3(h + self.fc2(torch.relu(self.fc1(h))))
 
 
 def test_grouped_conv_and_linear_residual_run_as_int8_primitives():
@@ -201,7 +203,7 @@ def test_grouped_conv_and_linear_residual_run_as_int8_primitives():
     if onednn.available():
         names = [r.__name__ for r in executable.runners]
         assert names.count("onednn_int8_quantized_conv2d") == 3, names
-        assert names.count("onednn_int8_quantized_linear") == 2, names
+        assert names.count("onednn_int8_quantized_linear") == 3, names
     got = executable.run(x)[0]
     err = (got - reference).abs()
     assert (err <= 1e-4).float().mean() >= 0.95 and err.max() <= 0.01 * reference.abs().max()
