@@ -60,7 +60,7 @@ SIZES = {
 }
 
 
-def build(max_cache_len: int, size: str = "512x4"):
+def build(max_cache_len: int, size: str = "512x4", weight_quant: str | None = None):
     """The eager model and the compiled decode step, both over static caches."""
     import transformers
     from transformers.integrations.executorch import TorchExportableModuleWithStaticCache
@@ -78,7 +78,8 @@ def build(max_cache_len: int, size: str = "512x4"):
     eager, ours = wrapped(), wrapped()
     start = time.perf_counter()
     compiled = npu_graph.NpuGraph(ours, input_spec=(torch.tensor([[1]]), None,
-                                                    torch.tensor([0]))).optimize()
+                                                    torch.tensor([0]))).optimize(
+                                                        weight_quant=weight_quant)
     compiled.executable  # load: arena, views, primitives, runners
     return eager, ours, compiled, time.perf_counter() - start
 
@@ -140,9 +141,10 @@ def _kernel_seconds(prof) -> dict[str, float]:
     return kernel
 
 
-def profile(steps: int, max_cache_len: int, size: str = "512x4") -> dict:
+def profile(steps: int, max_cache_len: int, size: str = "512x4",
+            weight_quant: str | None = None) -> dict:
     made = _record_primitives()
-    eager, ours, compiled, compile_s = build(max_cache_len, size)
+    eager, ours, compiled, compile_s = build(max_cache_len, size, weight_quant)
     exe = compiled.executable
     kinds = [task_kind(t) for t in exe.tasks]
     bare = {kinds[i] for i in exe.host_order if hasattr(exe.runners[i], "bare")}
@@ -282,6 +284,8 @@ def main(argv=None) -> None:
                         help="the model: hidden size x layers")
     parser.add_argument("--compare", metavar="DIR", help="another checkout: profile both")
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--weight-quant", choices=["int8"],
+                        help="compile with weight-only int8 linears (weight_quant)")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     args = parser.parse_args(argv)
     if args.steps < 1 or args.max_cache_len < 4:
@@ -291,7 +295,7 @@ def main(argv=None) -> None:
         return
     torch.set_num_threads(args.threads)
     warnings.filterwarnings("ignore")
-    result = profile(args.steps, args.max_cache_len, args.size)
+    result = profile(args.steps, args.max_cache_len, args.size, args.weight_quant)
     if args.json:
         print(json.dumps(result))
         return
