@@ -263,8 +263,9 @@ def openvino_missing(ov_python: Path) -> str | None:
     return None
 
 
-def save_model(size: str, workdir: str) -> str:
-    """The seeded random-weight Llama of `size`, saved where every worker loads it."""
+def build_model(size: str):
+    """The seeded random-weight Llama of `size`, with no end-of-text token
+    (every peer generates the full count)."""
     import torch
     from transformers import LlamaConfig, LlamaForCausalLM
 
@@ -275,6 +276,12 @@ def save_model(size: str, workdir: str) -> str:
     model = LlamaForCausalLM(config).eval()
     model.generation_config.eos_token_id = None
     model.generation_config.pad_token_id = 0
+    return model
+
+
+def save_model(size: str, workdir: str) -> str:
+    """The seeded random-weight Llama of `size`, saved where every worker loads it."""
+    model = build_model(size)
     path = os.path.join(workdir, size)
     model.save_pretrained(path)
     return path

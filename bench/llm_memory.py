@@ -35,7 +35,8 @@ import subprocess
 import sys
 import time
 
-from bench.llm import SIZES, MAX_POSITIONS, isa_line, uptime
+from bench import llm
+from bench.llm import SIZES, isa_line, uptime
 from bench.llm_worker import rss_mb
 
 PEERS = ("eager", "ge_max_autotune", "ge_reduce_overhead")
@@ -44,18 +45,8 @@ MB = 2**20
 
 
 def build_model(size: str):
-    """The seeded random-weight Llama of `size` (bench/llm.py's configs)."""
-    import torch
-    from transformers import LlamaConfig, LlamaForCausalLM
-
-    config = LlamaConfig(**SIZES[size], max_position_embeddings=MAX_POSITIONS,
-                         bos_token_id=None, eos_token_id=None, pad_token_id=0,
-                         tie_word_embeddings=False)
-    torch.manual_seed(0)
-    model = LlamaForCausalLM(config).eval()
-    model.generation_config.eos_token_id = None
-    model.generation_config.pad_token_id = 0
-    return model
+    """The seeded random-weight Llama of `size` (bench/llm.py's)."""
+    return llm.build_model(size)
 
 
 def wrap(model, peer: str, prepack: bool = False):

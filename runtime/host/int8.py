@@ -19,7 +19,7 @@ bounds it there: unrolling further gains nothing.
 oneDNN 3.2 (the runtime's primitives) has no fp32-source, int8-weight
 matmul; its weight decompression came later. So the GEMV is the C in
 `_SOURCE`, compiled once with the system's C compiler into a
-cache directory and loaded with ctypes. It runs on torch's OpenMP pool
+cache directory and loaded with ctypes (runtime/host/cc.py). It runs on torch's OpenMP pool
 (the library resolves `libgomp.so.1` to the one torch loaded), so
 `torch.set_num_threads` applies to it. Without a compiler, for non-fp32
 types and for many rows (prefill, where the product is compute-bound) the
@@ -30,17 +30,12 @@ values up to summation order.
 from __future__ import annotations
 
 import ctypes
-import functools
-import hashlib
 import os
-import shutil
-import subprocess
-import tempfile
-import warnings
-from pathlib import Path
 
 import torch
 import torch.nn.functional as F
+
+from runtime.host import cc
 
 # Rows of activations up to which the C loop runs; above, the product is
 # compute-bound and torch's GEMM on the dequantized weight is faster.
@@ -108,54 +103,18 @@ void weight_quant_linear(const float *x, int64_t ldx, const int8_t *w, const flo
     }
 }
 """
-_FLAGS = ["-O3", "-march=native", "-fopenmp", "-shared", "-fPIC"]
+_SIGNATURES = {"weight_quant_linear": [
+    ctypes.c_void_p, ctypes.c_int64, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p,
+    ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64, ctypes.c_int64, ctypes.c_int64]}
 
 
-def _cache_dir() -> Path:
-    return Path(os.environ.get("GE_CACHE_DIR", Path.home() / ".cache" / "ge"))
-
-
-def _cpu_flags() -> str:
-    """The CPU's feature line: -march=native code is only valid on the same ISA."""
-    try:
-        return next((line for line in Path("/proc/cpuinfo").read_text().splitlines()
-                     if line.startswith("flags")), "")
-    except OSError:
-        return ""
-
-
-@functools.cache
 def library() -> ctypes.CDLL | None:
-    """The compiled GEMV, built on first use (one file per source, flags and
-    CPU, so the cache holds one entry per machine type); None without a
-    working C compiler (`GE_INT8_KERNEL=none` turns it off)."""
+    """The compiled GEMV, built on first use (runtime/host/cc.py); None
+    without a working C compiler (`GE_INT8_KERNEL=none` or
+    `GE_HOST_C_KERNELS=none` turns it off)."""
     if os.environ.get("GE_INT8_KERNEL") == "none":
         return None
-    compiler = shutil.which(os.environ.get("CC", "cc"))
-    if compiler is None:
-        return None
-    key = hashlib.sha256("\0".join([_SOURCE, *_FLAGS, compiler, _cpu_flags()]).encode())
-    path = _cache_dir() / f"weight_quant_linear-{key.hexdigest()[:16]}.so"
-    try:
-        if not path.exists():
-            path.parent.mkdir(parents=True, exist_ok=True)
-            with tempfile.TemporaryDirectory(dir=path.parent) as tmp:
-                src, out = Path(tmp) / "k.c", Path(tmp) / "k.so"
-                src.write_text(_SOURCE)
-                subprocess.run([compiler, *_FLAGS, str(src), "-o", str(out)], check=True,
-                               capture_output=True, timeout=120)
-                os.replace(out, path)  # atomic: concurrent builders agree on one file
-        lib = ctypes.CDLL(str(path))
-    except (OSError, subprocess.SubprocessError) as e:
-        warnings.warn(f"int8 GEMV kernel unavailable ({e}); dequantizing per call instead",
-                      RuntimeWarning, stacklevel=2)
-        return None
-    f = lib.weight_quant_linear
-    f.restype = None
-    f.argtypes = [ctypes.c_void_p, ctypes.c_int64, ctypes.c_void_p, ctypes.c_void_p,
-                  ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64,
-                  ctypes.c_int64, ctypes.c_int64, ctypes.c_int64]
-    return lib
+    return cc.load("weight_quant_linear", _SOURCE, _SIGNATURES)
 
 
 def quantize_weight(weight: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
