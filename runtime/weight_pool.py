@@ -2,8 +2,8 @@
 
 A model compiled graph by graph (the torch.compile backend: a prefill graph,
 a decode graph, a graph per weight set) imports the same parameters into
-each graph's IR as dense constants, each a bytes copy, and loading used to
-decode each into a tensor of its own. `WeightPool.share(module)` rewrites
+each graph's IR as dense constants, each a bytes copy of its own.
+`WeightPool.share(module)` rewrites
 each large `ascend.weight` of a lowered module so that its constant's bytes
 are those of an equal tensor the pool already knows: a model's parameter
 (`add`), or a weight of a graph shared before. The module keeps the same
@@ -97,16 +97,25 @@ class WeightPool:
         return shared
 
     def _find_or_add(self, tensor: torch.Tensor) -> torch.Tensor:
-        flat = tensor.reshape(-1)
-        refs = self._index.setdefault(_key(flat), [])
-        refs[:] = [r for r in refs if r() is not None]
+        key = _key(tensor.reshape(-1))
+        refs = self._index.setdefault(key, [])
         for ref in refs:
             known = ref()
-            if known is tensor or (known.shape == tensor.shape
-                                   and torch.equal(known.detach(), tensor.detach())):
+            if known is not None and (known is tensor or (
+                    known.shape == tensor.shape
+                    and torch.equal(known.detach(), tensor.detach()))):
                 return known
-        refs.append(weakref.ref(tensor))
+        refs.append(weakref.ref(tensor, lambda ref: self._forget(key, ref)))
         return tensor
+
+    def _forget(self, key: tuple, ref: weakref.ref) -> None:
+        """A known tensor died: drop its entry, and its key once no tensor is
+        left under it, so the index holds only live tensors."""
+        refs = self._index.get(key, [])
+        if ref in refs:
+            refs.remove(ref)
+        if not refs:
+            self._index.pop(key, None)
 
 
 def _splat(attr: DenseIntOrFPElementsAttr) -> bool:

@@ -146,3 +146,20 @@ def test_linears_of_few_rows_read_the_weight_where_it_is(rows, prepack, plain):
     assert (w.data_ptr() in kept) == plain
     linear()
     torch.testing.assert_close(out, x @ w.T + b, rtol=1e-4, atol=1e-4)
+
+
+def test_the_weight_pool_forgets_dead_tensors():
+    """The pool's index holds only live tensors: nothing grows with the
+    weights a long-lived backend has seen."""
+    from runtime.weight_pool import WeightPool
+
+    pool = WeightPool()
+    weights = [torch.randn(256, 128) for _ in range(3)]  # 128 KB each
+    for w in weights:
+        pool.add(w)
+    assert len(pool._index) == 3
+    del w
+    weights.pop()
+    assert len(pool._index) == 2
+    weights.clear()
+    assert not pool._index
