@@ -8,7 +8,9 @@ This is the `"reduce-overhead"` mode of the torch.compile backend, GE's
 counterpart of a CUDA graph or TorchAir's captured graph. At capture, a
 replica of the loaded function of its own is made (arena, buffer views,
 oneDNN primitives, task runners), and every task's argument list is bound
-for good. A replay then only copies the inputs in and runs the bound calls:
+for good: a runner that reads a graph input (attention over the KV cache,
+its in-place update) becomes a call with no arguments where it offers
+`bind` (runtime/host/runners.py). A replay then only copies the inputs in and runs the bound calls:
 nothing is planned, allocated or looked up per call.
 
 What a replay requires, and checks on every call (a call that breaks one
@@ -75,7 +77,11 @@ class Replay:
             r.values[i] = x
         for args, k, s in r._input_uses:
             args[k] = self.bound[s]
-        self.steps = list(r._prepared)
+        self.steps = []
+        for i, (call, args) in zip(r.host_order, r._prepared):
+            bind = getattr(r.runners[i], "bind", None)
+            bound = bind(args) if bind is not None and args else None
+            self.steps.append((call, args) if bound is None else (bound, []))
         self.outputs = []
         for s in r.outputs:
             out = r.values[s]

@@ -38,6 +38,7 @@ any other legal order, so tests can check that.
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable
 
@@ -153,6 +154,7 @@ class Replica(LoadedFunction):
 
                 def update(*args):
                     kernel(*args)
+                update.bind = lambda args: functools.partial(kernel, *args)
                 return update
 
             def update_body(*args, body=task.body):

@@ -313,6 +313,8 @@ def _build(block: Block, fused: set, values: list[SSAValue], scale: float, maske
             target.copy_(y)
     attention.groups = groups  # query heads per k and v head read
     attention.row_loop = rows is not None
+    if rows is not None:
+        attention.bind = rows.bind
     return attention
 
 

@@ -73,6 +73,7 @@ ARG_SCALE, ARG_SHIFT = 51, 52  # a normalization's weight and bias
 USE_SCALE, USE_SHIFT = 0x2, 0x4  # dnnl_use_scale, dnnl_use_shift
 ARG_ATTR_MULTIPLE_POST_OP_BASE = 32768  # post-op i's arguments: base * (i + 1) | ARG_SRC_1
 BINARY_ADD = 0x1FFF0       # dnnl_binary_add
+BINARY_MUL = 0x1FFF1       # dnnl_binary_mul
 SOFTMAX_ACCURATE = 0x30000  # dnnl_softmax_accurate: exp(x - max) / sum
 
 # dnnl_alg_kind_t of the eltwise post-ops the runtime uses: those the GE
@@ -394,8 +395,9 @@ def _attributes(handles: _Handles, post_ops: Sequence[tuple]) -> tuple[ctypes.c_
     destination, ("add", view) adds a tensor of the destination's shape read
     in its own type and layout (a binary post-op: an fp32 residual into a
     bf16 destination, or a residual that is not the destination's bytes),
+    ("mul", view) multiplies by one the same way (the gate of a gated MLP),
     ("eltwise", name, alpha, beta) applies an ELTWISE kind. Also the
-    arguments the "add" post-ops read, {arg: (md, view)}."""
+    arguments the binary post-ops read, {arg: (md, view)}."""
     lib = library()
     attr = handles.own("primitive_attr", ctypes.c_void_p())
     _check(lib.dnnl_primitive_attr_create(ctypes.byref(attr)), "dnnl_primitive_attr_create")
@@ -408,9 +410,10 @@ def _attributes(handles: _Handles, post_ops: Sequence[tuple]) -> tuple[ctypes.c_
         for i, op in enumerate(post_ops):
             if op[0] == "sum":
                 _check(lib.dnnl_post_ops_append_sum(ops, 1.0, 0, 0), "dnnl_post_ops_append_sum")
-            elif op[0] == "add":
+            elif op[0] in ("add", "mul"):
                 md = handles.of(op[1])
-                _check(lib.dnnl_post_ops_append_binary(ops, BINARY_ADD, md),
+                kind = BINARY_ADD if op[0] == "add" else BINARY_MUL
+                _check(lib.dnnl_post_ops_append_binary(ops, kind, md),
                        "dnnl_post_ops_append_binary")
                 reads[ARG_ATTR_MULTIPLE_POST_OP_BASE * (i + 1) | ARG_SRC_1] = (md, op[1])
             else:

@@ -230,7 +230,13 @@ def runner(q, k, v, mask, mask_kind: int, fill: float, scale: float, target: tor
                 return False
         call()
         return True
-    attention.keep = keep  # bound tensors and descriptors live as long as the call
+
+    def bind(args) -> Callable[[], None] | None:
+        """The C call itself with `args` fixed for good (a captured replay's),
+        or None if the loop does not take them."""
+        return call if all(operand.fill(args[i]) for i, operand in per_call) else None
+    attention.keep = call.keep = keep  # bound tensors and descriptors live as long as the call
+    attention.bind = bind
     return attention
 
 

@@ -26,7 +26,9 @@ place there. `RUNNERS` maps a body's first op to the builder that knows it:
     x * cos + rotate_half(x) * sin           one C loop (runtime/host/rotary.py), or three
                                                 torch ops into the view (rotary)
     silu(x @ Wg^T) * (x @ Wu^T)              one linear over both weights, joined at load,
-                                                then silu and the product into the view
+                                                then silu and the product into the view;
+                                                at a decode step two inner products, silu
+                                                and the product their post-ops
     max_pool2d, global average pooling       pool runners
     embedding                                index_select into the view's rows
     one data-movement op                     one copy, or none if planned in place
@@ -51,7 +53,10 @@ primitives created here, at load, for these very views (runtime/host/onednn.py):
 each runner is then one call, which the executor's prepared loop makes
 directly (`Primitive.as_runner`'s `bare`). Those primitives alone also run on buffers
 held in oneDNN's blocked layout (runtime/host/blocked.py); `specialize`
-refuses any other runner there.
+refuses any other runner there. A runner reading a graph input (a KV cache)
+cannot be bound at load; it may offer `bind(args)`, the same work with
+these arguments fixed for good as a call with none (or None), which a
+captured replay (runtime/replay.py) takes at capture.
 """
 
 from __future__ import annotations
@@ -688,19 +693,40 @@ def _gated_mlp_task(t: Task) -> Runner | None:
 def _gated_mlp_apart(t: Task, x: int, weights: list, biases: list, rows: torch.Tensor
                      ) -> Runner | None:
     """The gated MLP at a decode step: two inner products on the weights'
-    own bytes (no joined or prepacked copy of a model's weights), silu in
-    place, the product into the view."""
+    own bytes (no joined or prepacked copy of a model's weights). With the
+    input bound at load, the gate's has silu as an eltwise post-op (swish,
+    alpha 1) and the up projection's multiplies by the gate as a binary
+    post-op, writing the view: two library calls and no torch op, a `bare`
+    runner. Else silu in place and the product follow the calls."""
     if not (t.algorithms and t.primitives and dnnl.available()):
         return None
     x_view, k = t.ins[x], weights[0].shape[1]
     bound = isinstance(x_view, torch.Tensor) and x_view.is_contiguous() \
         and x_view.dtype == torch.float32
     source = x_view.reshape(-1, k) if bound else [rows.shape[0], k]
+    bias = [t.ins[b] if b is not None else None for b in biases]
+    gated = torch.empty(rows.shape)
+    if bound:
+        try:
+            gate = dnnl.linear(source, weights[0], bias[0], gated, plain_weight=True,
+                               post_ops=[("eltwise", "swish", 1.0, 0.0)])
+            up = dnnl.linear(source, weights[1], bias[1], rows, plain_weight=True,
+                             post_ops=[("mul", gated)])
+        except dnnl.OneDNNError:
+            pass
+        else:
+            def both():
+                gate.execute()
+                up.execute()
+
+            def gated_mlp(*args):
+                both()
+            gated_mlp.bare = both  # holds the primitives as long as the runner
+            return gated_mlp
     halves = torch.empty(2, *rows.shape)
     try:
-        gate, up = (dnnl.linear(source, w, t.ins[b] if b is not None else None, half,
-                                plain_weight=True)
-                    for w, b, half in zip(weights, biases, halves))
+        gate, up = (dnnl.linear(source, w, b, half, plain_weight=True)
+                    for w, b, half in zip(weights, bias, halves))
     except dnnl.OneDNNError:
         return None
 

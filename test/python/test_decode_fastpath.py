@@ -11,7 +11,9 @@ from torch import nn
 
 import npu_graph
 from npu_graph.compiler import compile_model
+from runtime.host import onednn as dnnl
 from runtime.host import row_attention
+from runtime.replay import Replay
 
 pytestmark = pytest.mark.filterwarnings("ignore::FutureWarning", "ignore::UserWarning")
 
@@ -21,7 +23,8 @@ PASSES = ["canonicalize", "constant-fold", "fold-batch-norm", "cse", "merge-para
           "memory-reuse"]
 
 
-def test_llama_decode_steps_take_the_fast_path_and_match_eager():
+def _tiny_llama():
+    """(compiled decode step, its static-cache module, eager's): a tiny HF Llama."""
     transformers = pytest.importorskip("transformers")
     from transformers.integrations.executorch import TorchExportableModuleWithStaticCache
 
@@ -36,6 +39,11 @@ def test_llama_decode_steps_take_the_fast_path_and_match_eager():
     compiled = npu_graph.NpuGraph(
         ours, input_spec=(torch.tensor([[1]]), None, torch.tensor([0]))).optimize(
         passes=PASSES)
+    return compiled, ours, eager
+
+
+def test_llama_decode_steps_take_the_fast_path_and_match_eager():
+    compiled, ours, eager = _tiny_llama()
     exe = compiled.executable
     names = [t.name for t in exe.tasks]
     runners = {t.name: r.__name__ for t, r in zip(exe.tasks, exe.runners)}
@@ -46,6 +54,9 @@ def test_llama_decode_steps_take_the_fast_path_and_match_eager():
     for kind, runner in (("rms_norm", "rms_norm"), ("rotary_embedding", "rotary"),
                          ("gated_mlp", "gated_mlp")):
         assert {runners[n] for n in names if n.startswith(kind)} == {runner}, runners
+    if dnnl.available():  # silu and the product are the linears' post-ops: one bound call
+        assert all(hasattr(r, "bare") for t, r in zip(exe.tasks, exe.runners)
+                   if t.name.startswith("gated_mlp"))
     grouped = [r for r in exe.runners if getattr(r, "groups", 1) == 2]
     assert len(grouped) == 2, runners
     if row_attention.library() is not None:  # the C loop reads the cache where it is
@@ -57,6 +68,28 @@ def test_llama_decode_steps_take_the_fast_path_and_match_eager():
             want = eager(ids, cache_position=pos)
         torch.testing.assert_close(got, want, rtol=1e-4, atol=1e-4)
         torch.testing.assert_close(ours.key_cache_1, eager.key_cache_1, rtol=1e-4, atol=1e-4)
+
+
+def test_a_captured_replay_binds_attention_and_cache_updates_and_matches_eager():
+    """In a replay the cache tensors are fixed: attention over them and their
+    in-place updates become calls with no arguments (`bind`)."""
+    compiled, ours, eager = _tiny_llama()
+    replay = Replay(compiled.executable)
+    kinds = {}
+    for step, token in enumerate([5, 17, 42, 7, 9, 3, 60, 1, 2]):
+        ids, pos = torch.tensor([[token]]), torch.tensor([step % 8])
+        (got,) = replay.run(ids, pos, *compiled.state)
+        if not kinds:
+            exe = replay.replica
+            for i, (_, args) in zip(exe.host_order, replay.steps):
+                kinds.setdefault(exe.tasks[i].name.split("_")[0], []).append(args)
+        with torch.no_grad():
+            want = eager(ids, cache_position=pos)
+        torch.testing.assert_close(got, want, rtol=1e-4, atol=1e-4)
+        torch.testing.assert_close(ours.key_cache_1, eager.key_cache_1, rtol=1e-4, atol=1e-4)
+    assert kinds["scatter"] == [[]] * 4, kinds  # k and v of two layers
+    if row_attention.library() is not None:
+        assert kinds["attention"] == [[]] * 2, kinds
 
 
 class BiasedHeads(nn.Module):
