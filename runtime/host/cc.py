@@ -34,6 +34,11 @@ def cache_dir() -> Path:
     return Path(os.environ.get("GE_CACHE_DIR", Path.home() / ".cache" / "ge"))
 
 
+def cpu_has(flag: str) -> bool:
+    """Whether /proc/cpuinfo lists `flag` (say "avx512f") for this CPU."""
+    return flag in _cpu_flags().split()
+
+
 @functools.cache
 def _cpu_flags() -> str:
     """The CPU's feature line: -march=native code is only valid on the same ISA."""

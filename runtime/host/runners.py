@@ -72,7 +72,7 @@ from xdsl.ir import Block, BlockArgument, Operation, OpResult
 from ge_dialect import ge
 from ge_dialect.traits import PostOp
 from runtime import kernels
-from runtime.host import activations, attention, bf16, cc, int8, onednn_int8, rms_norm
+from runtime.host import activations, attention, bf16, cc, gemv, int8, onednn_int8, rms_norm
 from runtime.host import rotary as rotary_kernel
 from runtime.host import onednn as dnnl
 from runtime.host.activations import ACTIVATIONS
@@ -584,6 +584,12 @@ def _linear_task(t: Task) -> Runner | None:
     if src_cast or cast or weight.dtype != rows.dtype:
         return None  # the generic path: op by op with torch's kernels
     fp32 = t.algorithms and weight.dtype == torch.float32
+    if fp32 and rows.shape[0] == 1 and act is None:  # a decode step's GEMV (runtime/host/gemv.py)
+        added = t.ins[r] if r is not None else None
+        runner = gemv.linear(t.ins[x], weight, bias, rows,
+                             added.reshape(rows.shape) if isinstance(added, torch.Tensor) else None)
+        if runner is not None and (r is None or added is not None):
+            return runner
     if fp32 and t.primitives and dnnl.available():
         runner = then_add(_linear_primitive(t.ins[x], x, k, weight, bias, rows,
                                             acts + ([residual] if residual else [])),
@@ -654,6 +660,11 @@ def _gated_mlp_task(t: Task) -> Runner | None:
     inner, k = weights[0].shape
     if out.shape[-1] != inner:
         return None
+    if t.algorithms and out.numel() == inner:  # one row: both weights in one pass (gemv.py)
+        fast = gemv.gated(t.ins[x], *weights, *(t.ins[b] if b is not None else None
+                                                 for b in biases), out.view(-1, inner))
+        if fast is not None:
+            return fast
     if dnnl.reads_plain_weight(out.numel() // inner):  # a joined copy would double them
         apart = _gated_mlp_apart(t, x, weights, biases, out.view(-1, inner))
         if apart is not None:

@@ -8,7 +8,7 @@ import torch
 from torch import nn
 
 from runtime.executor import GENERIC, Executable
-from runtime.host import cc, rms_norm, rotary, row_attention
+from runtime.host import cc, gemv, rms_norm, rotary, row_attention
 from test.python.test_host_runners import compiled
 
 TOL = dict(rtol=1e-5, atol=1e-5)
@@ -267,3 +267,58 @@ def test_row_attention_with_a_finite_fill_everywhere_averages_v():
     want = row_attention.reference(q, k, v, mask, row_attention.KEEP_TRUE, fill, 0.5, 2)
     torch.testing.assert_close(out, want, **TOL)
     torch.testing.assert_close(out[0, :, 1], v.mean(2)[0].repeat_interleave(2, 0), **TOL)
+
+
+# --- the one-row linear (runtime/host/gemv.py) -------------------------------------------
+
+needs_gemv = pytest.mark.skipif(gemv.library() is None, reason="no AVX-512 or no C compiler")
+
+
+@needs_gemv
+@pytest.mark.parametrize("n,k", [(1024, 512), (37, 21), (3, 16), (1, 5), (8000, 64)])
+@pytest.mark.parametrize("bias", [True, False])
+@pytest.mark.parametrize("residual", [None, "apart", "the output's bytes"])
+def test_gemv_matches_torch(n, k, bias, residual):
+    torch.manual_seed(0)
+    x, w = torch.randn(1, 1, k), torch.randn(n, k)
+    b = torch.randn(n) if bias else None
+    out = torch.full((1, n), float("nan"))
+    r = {None: None, "apart": torch.randn(1, n), "the output's bytes": out}[residual]
+    if r is out:
+        out.normal_()
+    want = torch.nn.functional.linear(x.view(1, k), w, b) + (r.clone() if r is not None else 0)
+    run = gemv.linear(x, w, b, out, r)
+    assert run is not None and hasattr(run, "bare")
+    run.bare()
+    torch.testing.assert_close(out, want, rtol=1e-4, atol=1e-4)
+
+
+@needs_gemv
+@pytest.mark.parametrize("n,k", [(1376, 512), (13, 35)])
+@pytest.mark.parametrize("bias", [True, False])
+def test_gated_gemv_matches_torch(n, k, bias):
+    torch.manual_seed(0)
+    x, g, u = torch.randn(1, k), torch.randn(n, k), torch.randn(n, k)
+    gb, ub = (torch.randn(n), torch.randn(n)) if bias else (None, None)
+    out = torch.full((1, n), float("nan"))
+    run = gemv.gated(x, g, u, gb, ub, out)
+    assert run is not None
+    run()
+    want = torch.nn.functional.silu(torch.nn.functional.linear(x, g, gb)) \
+        * torch.nn.functional.linear(x, u, ub)
+    torch.testing.assert_close(out, want, rtol=1e-4, atol=1e-4)
+
+
+@needs_gemv
+def test_gemv_refuses_what_it_cannot_run():
+    x, w, out = torch.randn(1, 8), torch.randn(4, 8), torch.empty(1, 4)
+    cases = {
+        "two rows": (torch.randn(2, 8), w, out),
+        "weight transposed": (x, torch.randn(8, 4).t(), out),
+        "bf16": (x.bfloat16(), w.bfloat16(), out.bfloat16()),
+        "strided output": (x, w, torch.empty(1, 8)[:, ::2]),
+        "output over the input": (x, w, x[:, :4]),
+    }
+    for name, (xi, wi, oi) in cases.items():
+        assert gemv.linear(xi, wi, None, oi) is None, name
+    assert gemv.gated(x, w, torch.randn(4, 7), None, None, out) is None
