@@ -30,6 +30,7 @@ values up to summation order.
 from __future__ import annotations
 
 import ctypes
+import functools
 import os
 
 import torch
@@ -186,6 +187,18 @@ def task_runner(t):
         return None
     weight, scale = t.ins[w].contiguous(), t.ins[s].contiguous()
     bias = t.ins[b].contiguous() if b is not None else None
+    bound = t.ins[x]
+    if isinstance(bound, torch.Tensor) and bound.is_contiguous() and _gemv_ok(
+            bound, weight, scale, bias, out):  # the C call itself, bound now
+        k, n = bound.shape[-1], weight.shape[0]
+        rows = bound.numel() // k
+        call = functools.partial(
+            library().weight_quant_linear, bound.data_ptr(), k, weight.data_ptr(),
+            scale.data_ptr(), bias.data_ptr() if bias is not None else None, out.data_ptr(),
+            n, rows, n, k)
+        run = cc.as_runner(call, "int8_weight_gemv")
+        run.keep = (bound, weight, scale, bias, out)
+        return run
 
     def int8_weight_gemv(*args):
         weight_quant_linear(args[x], weight, scale, bias, out)

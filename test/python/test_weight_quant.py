@@ -94,6 +94,9 @@ def test_static_graph_runs_the_int8_runner_and_matches_fake_quant():
     graph = NpuGraph(model, input_spec=(x,)).optimize(weight_quant="int8")
     paths = graph.executable.cube_paths()
     assert paths.get("i8 int8_weight_gemv") == 3, paths  # up, down and the matmul by k
+    gemvs = [r for r in graph.executable.runners if r.__name__ == "int8_weight_gemv"]
+    # bound at load: the C call itself, with no Python frame (its input is planned)
+    assert any(hasattr(r, "bare") for r in gemvs) == (int8.library() is not None)
     assert "f32" not in " ".join(paths), paths
     fq = fake_quant(model)
     k_q, k_s = quantized(model.k.detach().T.contiguous())  # matmul's [in, out] as [out, in]
