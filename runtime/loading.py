@@ -47,8 +47,9 @@ class LoadError(ValueError):
 class Options:
     """The host runtime's fast paths, each switchable so that it can be
     measured alone (bench/runtime_levers.py) and tested against the generic
-    path (all off). They apply to static-shape graphs; a graph with dynamic
-    dims always runs the generic path.
+    path (all off). They apply to static-shape graphs; in a graph with
+    dynamic dims, only the tasks whose every buffer has a static shape run
+    their fast runners (runtime/running.py), the others the generic path.
 
     A graph with dynamic dims keeps at most `plan_cache_size` plans per replica
     (runtime/plan_cache.py), one per gear; `gears` lists the gears of its
@@ -144,6 +145,7 @@ class LoadedFunction:
         self.is_dynamic = (any(isinstance(op, ascend.DynBufferOp) for op in ops)
                            or not all(t.has_static_shape() for t in self.arg_types))
         self.options = options.generic() if self.is_dynamic else options
+        self.requested = options  # a dynamic graph's static tasks run its fast runners
         self.options.gears.check([t.get_shape() for t in self.arg_types])
         self.weight_slots: set[int] = set()
         self._buffers: list[tuple[int, ascend.BufferOp]] = []

@@ -19,7 +19,10 @@ the host heap and moves the results into views of the arena at their
 actual shapes; later runs at that shape bind the same views and run as a
 static graph does. Nothing is recompiled, and no shape gets an arena of its
 own. A run whose buffer shapes differ from the ones its views were made for
-(a data-dependent shape) is an error. The `?`-shaped outputs are the
+(a data-dependent shape) is an error. Tasks with no `?`-shaped buffer (a
+decode step's linears, norms and MLP, beside attention over a growing
+cache) keep one view per buffer, so they run their fast runners (built at
+load as in a static graph) while the others run their bodies. The `?`-shaped outputs are the
 exception: they stay the fresh tensors their tasks computed and go to the
 caller as they are, so a decode step's new KV cache (a concatenation, new
 at every length) is neither copied into an arena nor copied out again.
@@ -134,16 +137,34 @@ class Replica(LoadedFunction):
         the runner writing its input holds a ReLU's values (`writes_relu`)."""
         relu: set[int] = set()
         made = []
-        with dnnl.prepacking(self.options.prepack):
-            for task in self.tasks:
-                runner = self._runner(task, bool(task.ins) and task.ins[0] in relu)
+        static = self._static_tasks()
+        with dnnl.prepacking(self.requested.prepack if static else self.options.prepack):
+            for i, task in enumerate(self.tasks):
+                runner = self._runner(task, bool(task.ins) and task.ins[0] in relu,
+                                      self.requested if i in static else self.options)
                 if getattr(runner, "writes_relu", False):
                     relu.update(task.outs)
                 made.append(runner)
         return made
 
-    def _runner(self, task: Task, relu_input: bool = False) -> runners.Runner:
+    def _static_tasks(self) -> set[int]:
+        """A dynamic graph's tasks whose every input and output has a static
+        shape (a decode step's linears, norms and MLP beside the attention
+        over a growing cache): their buffers keep one view, so they run the
+        fast runners a static graph's tasks do, built with the options asked
+        for. None in a static graph (all its tasks run so anyway)."""
+        if not self.is_dynamic:
+            return set()
+        n = len(self.arg_types)
+        dynamic = {s for s, _ in self.dynamic} | {
+            i for i, t in enumerate(self.arg_types) if not t.has_static_shape()}
+        return {i for i, t in enumerate(self.tasks)
+                if not dynamic & {*t.ins, *t.outs} and not any(s < n for s in t.outs)}
+
+    def _runner(self, task: Task, relu_input: bool = False,
+                options: Options | None = None) -> runners.Runner:
         """The task as one call over its inputs, writing its output view(s)."""
+        o = options or self.options
         if any(s < len(self.arg_types) for s in task.outs):
             # an in-place update of a graph input (ge.scatter_update, ge.assign):
             # its kernel writes the caller's tensor it is given; nothing to copy.
@@ -162,11 +183,11 @@ class Replica(LoadedFunction):
             update_body.__name__ = "update"
             return update_body
         outs = [self.values[s] for s in task.outs]
-        if self.options.zero_copy:
+        if o.zero_copy:
             fast = runners.specialize(task.op.body.block, task.body,
                                       [self.values[s] for s in task.ins],
                                       [s in self.weight_slots for s in task.ins], outs,
-                                      self.options.algorithms, self.options.primitives,
+                                      o.algorithms, o.primitives,
                                       relu_input, self.workspace)
             if fast is not None:
                 return fast
@@ -197,8 +218,9 @@ class Replica(LoadedFunction):
                 raise ValueError(f"host order runs '{self.tasks[t].name}' before "
                                  f"'{self.tasks[late[0]].name}', which it waits for")
         self.host_order = list(order)
-        self._steps = [(self.tasks[i].body, self.tasks[i].ins, self.tasks[i].outs)
-                       for i in order]
+        static = self._static_tasks()
+        self._steps = [(self.tasks[i].body, self.tasks[i].ins, self.tasks[i].outs,
+                        self.runners[i] if i in static else None) for i in order]
         # The prepared loop: each task's argument list built once; graph inputs
         # are patched into it at the start of every run. A runner with a
         # `bare` call (a oneDNN primitive bound at load) is that call, no arguments.
@@ -342,11 +364,16 @@ class Replica(LoadedFunction):
     def _run_tasks(self, values: list, check_shapes: bool = False,
                    shapes: dict | None = None) -> float:
         """Run the task bodies in host order, copying results into their views
-        (the dynamic-shape path); return the seconds spent in kernels."""
+        (the dynamic-shape path), the static tasks' runners writing theirs;
+        return the seconds spent in kernels."""
         clock, in_kernels = time.perf_counter, 0.0
-        for body, ins, outs in self._steps:
+        for body, ins, outs, runner in self._steps:
             args = [values[s] for s in ins]
             t0 = clock()
+            if runner is not None:
+                runner(*args)
+                in_kernels += clock() - t0
+                continue
             # Results are computed before any copy, so a task may write in place.
             results = body.run(args, shapes) if shapes is not None else body(*args)
             for s, r in zip(outs, results):

@@ -109,3 +109,35 @@ def test_dynamic_batch_and_sequence_length_gpt2():
         assert_all_close(evaluate(module, x), expected)
         assert_all_close(executable.run(x), expected)
     assert len(executable.plans) == 3
+
+
+class StaticBeside(torch.nn.Module):
+    """A decode step's shape: a linear of one row (static) beside a sum over
+    a length that grows each call (dynamic)."""
+
+    def __init__(self):
+        super().__init__()
+        self.proj = torch.nn.Linear(32, 48)
+
+    def forward(self, x, cache):
+        h = self.proj(x)
+        return h * 2.0, torch.cat([cache, h[:, None, :16]], dim=1).sum(1) + h[:, :16]
+
+
+def test_static_tasks_of_a_dynamic_graph_run_the_fast_runners():
+    torch.manual_seed(0)
+    model = StaticBeside().eval()
+    example = (torch.randn(1, 32), torch.randn(1, 5, 16))
+    module = import_module(model, example, dynamic_shapes=(None, {1: Dim("length", max=64)}))
+    executable = Executable(lower(optimize(module)))
+    replica = executable._new_replica()
+    static = replica._static_tasks()
+    names = {replica.tasks[i].name: replica.runners[i].__name__ for i in static}
+    assert any(n.startswith("linear") for n in names), names  # the projection is static
+    assert all(r != "generic" for n, r in names.items() if n.startswith("linear")), names
+    dynamic = set(range(len(replica.tasks))) - static
+    assert all(replica.runners[i].__name__ == "generic" for i in dynamic)
+    for length in (5, 6, 7, 19, 6):
+        x, cache = torch.randn(1, 32), torch.randn(1, length, 16)
+        for got, want in zip(executable.run(x, cache), eager(model, x, cache)):
+            torch.testing.assert_close(got, want, rtol=1e-4, atol=1e-4)
