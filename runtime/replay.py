@@ -57,8 +57,10 @@ class Replay:
             raise ReplayError("captured replay needs the prepared loop "
                               "(runtime Options.prepared_loop)")
         self.arg_types = list(executable.arg_types)
+        self.wanted = [(tuple(t.get_shape()), _dtype(t)) for t in self.arg_types]
         n = len(self.arg_types)
         self.updated = sorted({s for t in self.replica.tasks for s in t.outs if s < n})
+        self.copied = [i for i in range(n) if i not in self.updated]
         self.bound: list[torch.Tensor | None] = [None] * n
         for i, t in enumerate(self.arg_types):
             if i not in self.updated:
@@ -101,9 +103,8 @@ class Replay:
         if self.outputs is None:
             self.rebind(inputs)
         self._check(inputs)
-        for i, x in enumerate(inputs):
-            if i not in self.updated:
-                self.bound[i].copy_(x)
+        for i in self.copied:
+            self.bound[i].copy_(inputs[i])
         with torch.no_grad():
             for call, args in self.steps:
                 call(*args)
@@ -114,14 +115,13 @@ class Replay:
         if len(inputs) != len(self.arg_types):
             raise ReplayError(f"the graph was captured with {len(self.arg_types)} inputs, "
                               f"got {len(inputs)}")
-        for i, (x, t) in enumerate(zip(inputs, self.arg_types)):
-            want = tuple(t.get_shape())
+        for i, (x, (want, dtype)) in enumerate(zip(inputs, self.wanted)):
             if not isinstance(x, torch.Tensor):
                 raise ReplayError(f"input {i} is a {type(x).__name__}, not a tensor")
-            if tuple(x.shape) != want or x.dtype != _dtype(t):
+            if x.shape != want or x.dtype != dtype:
                 raise ReplayError(
                     f"input {i} has shape {tuple(x.shape)} and dtype {x.dtype}; the graph was "
-                    f"captured with {want} and {_dtype(t)}. A replay runs the captured shapes "
+                    f"captured with {want} and {dtype}. A replay runs the captured shapes "
                     "only: compile again for new shapes")
             if i in self.updated and not rebinding and not _same(x, self.bound[i]):
                 raise ReplayError(
