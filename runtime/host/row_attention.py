@@ -12,11 +12,15 @@ scores, their softmax, and the weighted sum of v's rows.
 The arithmetic is the body's, op for op: the score is (q . k) * scale;
 a where-mask gives the fill exactly where the body's where does (the
 condition equal to `keep` keeps the score), an additive mask is added; the
-softmax subtracts the row's max. Two shortcuts change no result: a masked
-key's q . k is not computed (the fill replaces it), and neither is its
-exp when another score is the max (a fill of -1e30 or below is further
-from any other float than exp's range, so the body's exp gives 0 there:
-at a decode step over a static cache, the keys past the position). A row
+softmax subtracts the row's max. Shortcuts for masked keys: a masked key's
+q . k is not computed (the fill replaces it), and when another score is
+the max neither is its exp (a fill of -1e30 or below is further from any
+other float than exp's range, so the body's exp gives 0 there), nor its
+row of v read (its weight is exactly 0): at a decode step over a static
+cache, the keys past the position cost only their mask byte, whatever the
+cache's length. That last one differs from the body only where a masked
+row of v holds inf or NaN (0 times it is NaN in the body's matmul): rows
+a cache has not written yet, whose values no answer depends on. A row
 whose scores are all -inf is NaN, as the body's softmax makes it, or 0 with
 `safe` (aten._safe_softmax, which torch's SDPA decomposes to; a NaN score
 keeps the row NaN). fp32 only; at most MAX_QUERIES query rows, where the
@@ -65,75 +69,77 @@ void row_attention(const int64_t *qd, const int64_t *kd, const int64_t *vd, cons
     for (int64_t b = 0; b < B; b++)
     for (int64_t h = 0; h < H; h++) {
         float sc[S];
+        int32_t idx[S];  /* the keys scored: sc[j] is key idx[j]'s */
         const int64_t g = h / groups;
         const float *kh = k + b * kd[1] + g * kd[2];
         const float *vh = v + b * vd[1] + g * vd[2];
+        const int where = mode == 1 || mode == 2;
         for (int64_t t = 0; t < T; t++) {
             const float *qr = q + b * qd[1] + h * qd[2] + t * qd[3];
             const int64_t mrow = b * md[1] + h * md[2] + t * md[3];
-            const int where = mode == 1 || mode == 2;
-            int64_t s = 0;
-            if (where) {  /* a masked key's score is the fill whatever q . k is: not computed */
-                for (; s < S; s++) {
-                    if ((cond[mrow + s * md[4]] != 0) != (mode == 1)) { sc[s] = fill; continue; }
-                    const float *kr = kh + s * kd[3];
-                    float acc = 0.0f;
-                    #pragma omp simd reduction(+:acc)
-                    for (int64_t i = 0; i < D; i++) acc += qr[i] * kr[i];
-                    sc[s] = acc * scale;
+            int64_t n = 0, j = 0;
+            /* a masked key's score is the fill whatever q . k is: not computed */
+            for (int64_t s = 0; s < S; s++)
+                if (!where || (cond[mrow + s * md[4]] != 0) == (mode == 1)) idx[n++] = (int32_t)s;
+            for (; j + 4 <= n; j += 4) {  /* four keys at once: independent sums */
+                const float *k0 = kh + idx[j] * kd[3], *k1 = kh + idx[j + 1] * kd[3],
+                            *k2 = kh + idx[j + 2] * kd[3], *k3 = kh + idx[j + 3] * kd[3];
+                float a0 = 0.0f, a1 = 0.0f, a2 = 0.0f, a3 = 0.0f;
+                #pragma omp simd reduction(+:a0, a1, a2, a3)
+                for (int64_t i = 0; i < D; i++) {
+                    a0 += qr[i] * k0[i]; a1 += qr[i] * k1[i];
+                    a2 += qr[i] * k2[i]; a3 += qr[i] * k3[i];
                 }
-            } else {
-                for (; s + 4 <= S; s += 4) {  /* four keys at once: independent sums */
-                    const float *k0 = kh + s * kd[3], *k1 = k0 + kd[3], *k2 = k1 + kd[3],
-                                *k3 = k2 + kd[3];
-                    float a0 = 0.0f, a1 = 0.0f, a2 = 0.0f, a3 = 0.0f;
-                    #pragma omp simd reduction(+:a0, a1, a2, a3)
-                    for (int64_t i = 0; i < D; i++) {
-                        a0 += qr[i] * k0[i]; a1 += qr[i] * k1[i];
-                        a2 += qr[i] * k2[i]; a3 += qr[i] * k3[i];
-                    }
-                    sc[s] = a0 * scale; sc[s + 1] = a1 * scale;
-                    sc[s + 2] = a2 * scale; sc[s + 3] = a3 * scale;
-                }
-                for (; s < S; s++) {
-                    const float *kr = kh + s * kd[3];
-                    float acc = 0.0f;
-                    #pragma omp simd reduction(+:acc)
-                    for (int64_t i = 0; i < D; i++) acc += qr[i] * kr[i];
-                    sc[s] = acc * scale;
-                }
-                if (mode == 3)
-                    for (s = 0; s < S; s++) sc[s] += add[mrow + s * md[4]];
+                sc[j] = a0 * scale; sc[j + 1] = a1 * scale;
+                sc[j + 2] = a2 * scale; sc[j + 3] = a3 * scale;
             }
+            for (; j < n; j++) {
+                const float *kr = kh + idx[j] * kd[3];
+                float acc = 0.0f;
+                #pragma omp simd reduction(+:acc)
+                for (int64_t i = 0; i < D; i++) acc += qr[i] * kr[i];
+                sc[j] = acc * scale;
+            }
+            if (mode == 3)
+                for (j = 0; j < n; j++) sc[j] += add[mrow + idx[j] * md[4]];
             float mx = -INFINITY;
             int nan = 0;
-            for (s = 0; s < S; s++) {
-                if (sc[s] > mx) mx = sc[s];
-                nan |= sc[s] != sc[s];
+            for (j = 0; j < n; j++) {
+                if (sc[j] > mx) mx = sc[j];
+                nan |= sc[j] != sc[j];
             }
-            /* exp(fill - mx) is 0 for any other max (floats that far down are
-               further apart than exp's range): not computed */
-            const int skip = where && mx != fill;
+            if (n < S && !(n > 0 && mx > fill)) {
+                /* the fill is the row's max: every key counts, each masked one
+                   with score fill. Spread the scores over all S keys. */
+                for (int64_t s = S - 1, i = n - 1; s >= 0; s--)
+                    sc[s] = (i >= 0 && idx[i] == s) ? sc[i--] : fill;
+                for (int64_t s = 0; s < S; s++) idx[s] = (int32_t)s;
+                n = S;
+                if (fill > mx) mx = fill;
+            }
+            /* else a masked key's exp(fill - mx) is 0 (floats that far down
+               are further apart than exp's range): neither it nor its row of
+               v is read */
             float sum = 0.0f;
-            for (s = 0; s < S; s++) {
-                sc[s] = (skip && sc[s] == fill) ? 0.0f : expf(sc[s] - mx);
-                sum += sc[s];
+            for (j = 0; j < n; j++) {
+                sc[j] = expf(sc[j] - mx);
+                sum += sc[j];
             }
             float *orow = o + b * od[1] + h * od[2] + t * od[3];
             #pragma omp simd
             for (int64_t e = 0; e < E; e++) orow[e] = 0.0f;
             if (safe && mx == -INFINITY && !nan) continue;  /* no key: a safe softmax's 0 */
-            for (s = 0; s < S; s++) sc[s] /= sum;
-            for (s = 0; s + 4 <= S; s += 4) {  /* four rows of v at once: fewer stores */
-                const float *v0 = vh + s * vd[3], *v1 = v0 + vd[3], *v2 = v1 + vd[3],
-                            *v3 = v2 + vd[3];
-                const float p0 = sc[s], p1 = sc[s + 1], p2 = sc[s + 2], p3 = sc[s + 3];
+            for (j = 0; j < n; j++) sc[j] /= sum;
+            for (j = 0; j + 4 <= n; j += 4) {  /* four rows of v at once: fewer stores */
+                const float *v0 = vh + idx[j] * vd[3], *v1 = vh + idx[j + 1] * vd[3],
+                            *v2 = vh + idx[j + 2] * vd[3], *v3 = vh + idx[j + 3] * vd[3];
+                const float p0 = sc[j], p1 = sc[j + 1], p2 = sc[j + 2], p3 = sc[j + 3];
                 #pragma omp simd
                 for (int64_t e = 0; e < E; e++)
                     orow[e] += p0 * v0[e] + p1 * v1[e] + p2 * v2[e] + p3 * v3[e];
             }
-            for (; s < S; s++) {
-                const float p = sc[s], *vr = vh + s * vd[3];
+            for (; j < n; j++) {
+                const float p = sc[j], *vr = vh + idx[j] * vd[3];
                 #pragma omp simd
                 for (int64_t e = 0; e < E; e++) orow[e] += p * vr[e];
             }

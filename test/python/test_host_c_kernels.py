@@ -178,6 +178,7 @@ ATTENTION_CASES = [  # B, H, KVH, T, S, D, E, mask kind
     (2, 6, 2, 3, 37, 10, 12, row_attention.ADDITIVE),
     (2, 4, 4, 5, 33, 8, 8, row_attention.NO_MASK),
     (1, 16, 8, 1, 600, 64, 64, row_attention.KEEP_TRUE),  # enough work for the pool
+    (1, 4, 2, 2, 3000, 16, 8, row_attention.KEEP_FALSE),  # a long cache, keys skipped
     (1, 2, 1, 1, 1, 3, 5, row_attention.NO_MASK),
 ]
 
