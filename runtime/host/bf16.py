@@ -36,6 +36,7 @@ a task's path is "generic:torch-bfloat16" or "generic:emulated-fp32".
 from __future__ import annotations
 
 import ctypes
+import functools
 from collections.abc import Callable, Sequence
 
 import torch
@@ -272,78 +273,70 @@ def library() -> ctypes.CDLL | None:
     return cc.load("bf16_tails", _SOURCE, _SIGNATURES)
 
 
-def linear_add(x: int, k: int, x_view: torch.Tensor | None, weight: torch.Tensor,
-               bias: torch.Tensor | None, rows: torch.Tensor, post_ops: list,
-               workspace: dnnl.Workspace | None = None) -> Runner | None:
-    """A bf16 linear added to the bf16 residual whose bytes `rows` are (the
-    memory plan's in-place residual): the inner product into a bf16 buffer
-    of `workspace`, rounded there as the body's linear is, then one C loop
-    adds it into `rows`, rounding once more as the body's add does (oneDNN's
-    sum post-op would round once where the body rounds twice)."""
+def linear_add(x_view: torch.Tensor | None, weight: torch.Tensor, bias: torch.Tensor | None,
+               rows: torch.Tensor, post_ops: list) -> Runner | None:
+    """A bf16 linear at a decode step (at most dnnl.PLAIN_WEIGHT_ROWS rows)
+    added to the bf16 residual whose bytes `rows` are (the memory plan's
+    in-place residual): the inner product of the input view `x_view` into
+    a bf16 buffer of its own (a few KB), rounded there as the body's linear
+    is, then one C loop adds it into `rows`, rounding once more as the
+    body's add does (oneDNN's sum post-op would round once where the body
+    rounds twice). None elsewhere (the caller runs the body op by op)."""
     lib = library()
-    if (lib is None or not dnnl.available() or rows.dtype != torch.bfloat16
-            or weight.dtype != torch.bfloat16 or not rows.is_contiguous()):
+    if (lib is None or not dnnl.available() or not _decode_rows(rows)
+            or not _bf16_view(x_view) or weight.dtype != torch.bfloat16):
         return None
-    workspace = workspace or dnnl.Workspace()
-    shape = [rows.shape[0], k]
-    bound = x_view is not None and x_view.dtype == weight.dtype and x_view.is_contiguous()
+    y = torch.empty_like(rows)
     try:
-        primitive = dnnl.linear(x_view.reshape(shape) if bound else shape, weight, bias,
-                                list(rows.shape), post_ops)
+        primitive = dnnl.linear(x_view.reshape(rows.shape[0], -1), weight, bias, y, post_ops)
     except dnnl.OneDNNError:
         return None
-    staging = dnnl.Staging(workspace, (rows.shape, torch.bfloat16),
-                           *[(shape, torch.bfloat16)] * (not bound))
-    add = lib.add_bf16
-    out, n = rows.data_ptr(), rows.numel()
+    add = functools.partial(lib.add_bf16, y.data_ptr(), rows.data_ptr(), rows.data_ptr(),
+                            rows.numel())
 
     def onednn_bf16_linear_add(*args):
-        y, *source = staging.views()
-        if source:
-            source[0].copy_(args[x].reshape(shape))
-            primitive(source[0], y)
-        else:
-            primitive(y)
-        add(y.data_ptr(), out, out, n)
-    onednn_bf16_linear_add.keep = rows
+        primitive.execute()
+        add()
+    onednn_bf16_linear_add.keep = (primitive, y, rows)
     return _with_path(onednn_bf16_linear_add, "onednn-bf16", primitive)
 
 
-def gated_mlp(x: int, x_view: torch.Tensor | None, weights: Sequence[torch.Tensor],
-              biases: Sequence[torch.Tensor | None], rows: torch.Tensor,
-              workspace: dnnl.Workspace | None = None) -> Runner | None:
+def gated_mlp(x_view: torch.Tensor | None, weights: Sequence[torch.Tensor],
+              biases: Sequence[torch.Tensor | None], rows: torch.Tensor) -> Runner | None:
     """silu(x @ Wg^T) * (x @ Wu^T) in bf16 into the [rows, inner] view
-    `rows`, at a decode step (at most dnnl.PLAIN_WEIGHT_ROWS rows): two
-    oneDNN bf16 inner products on the weights' own bytes into bf16 halves
-    of a `workspace` buffer, rounded as the body's linears are, then one C
-    loop for silu and the product (`silu_mul_bf16`)."""
+    `rows` at a decode step (at most dnnl.PLAIN_WEIGHT_ROWS rows), from the
+    input view `x_view`: two oneDNN bf16 inner products on the weights' own
+    bytes into bf16 buffers of its own, rounded as the body's linears are,
+    then one C loop for silu and the product (`silu_mul_bf16`). None
+    elsewhere (the caller runs the body op by op)."""
     lib = library()
-    inner, k = weights[0].shape
-    if (lib is None or not dnnl.available() or rows.dtype != torch.bfloat16
-            or not rows.is_contiguous() or not dnnl.reads_plain_weight(rows.shape[0])
-            or any(w.dtype != torch.bfloat16 for w in weights)):
+    if (lib is None or not dnnl.available() or not _decode_rows(rows)
+            or not _bf16_view(x_view) or any(w.dtype != torch.bfloat16 for w in weights)):
         return None
-    workspace = workspace or dnnl.Workspace()
-    shape = [rows.shape[0], k]
-    bound = x_view is not None and x_view.dtype == torch.bfloat16 and x_view.is_contiguous()
+    halves = torch.empty(2, *rows.shape, dtype=torch.bfloat16)
+    source = x_view.reshape(rows.shape[0], -1)
     try:
-        gate, up = (dnnl.linear(x_view.reshape(shape) if bound else shape, w, b,
-                                list(rows.shape), plain_weight=True)
-                    for w, b in zip(weights, biases))
+        gate, up = (dnnl.linear(source, w, b, half, plain_weight=True)
+                    for w, b, half in zip(weights, biases, halves))
     except dnnl.OneDNNError:
         return None
-    staging = dnnl.Staging(workspace, (rows.shape, torch.bfloat16), (rows.shape, torch.bfloat16),
-                           *[(shape, torch.bfloat16)] * (not bound))
-    product = lib.silu_mul_bf16
-    out, n = rows.data_ptr(), rows.numel()
+    product = functools.partial(lib.silu_mul_bf16, halves[0].data_ptr(), halves[1].data_ptr(),
+                                rows.data_ptr(), rows.numel())
 
     def onednn_bf16_gated_mlp(*args):
-        g, u, *source = staging.views()
-        if source:
-            source[0].copy_(args[x].reshape(shape))
-            gate(source[0], g), up(source[0], u)
-        else:
-            gate(g), up(u)
-        product(g.data_ptr(), u.data_ptr(), out, n)
-    onednn_bf16_gated_mlp.keep = rows
+        gate.execute()
+        up.execute()
+        product()
+    onednn_bf16_gated_mlp.keep = (gate, up, halves, rows)
     return _with_path(onednn_bf16_gated_mlp, "onednn-bf16", gate)
+
+
+def _decode_rows(rows: torch.Tensor) -> bool:
+    """bf16 output rows few enough for a decode step's buffers of their own."""
+    return (rows.dtype == torch.bfloat16 and rows.is_contiguous()
+            and rows.shape[0] <= dnnl.PLAIN_WEIGHT_ROWS)
+
+
+def _bf16_view(x: torch.Tensor | None) -> bool:
+    """An input view bound at load that a bf16 primitive reads as it is."""
+    return isinstance(x, torch.Tensor) and x.dtype == torch.bfloat16 and x.is_contiguous()

@@ -526,8 +526,7 @@ def _with_weights(x: torch.Tensor | Sequence[int], weight: torch.Tensor,
 def _bound(handles: _Handles, x, weight, bias, out, post_ops, create,
            plain_weight: bool = False) -> Primitive:
     """_with_weights' work, its C objects collected in `handles`. An `out`
-    given by its shape is NHWC bytes of the weight's type passed with each
-    call, after the source.
+    given by its shape is NHWC bytes passed with each call, after the source.
     With `plain_weight` the primitive reads the weight's own bytes (row-major),
     with no reordered copy."""
     src, src_pointer = _source(handles, x, isinstance(out, Blocked), weight.dtype)
@@ -536,7 +535,7 @@ def _bound(handles: _Handles, x, weight, bias, out, post_ops, create,
     wany = (handles.of(weight) if plain_weight
             else handles.md(weight.shape, None, dtype=weight.dtype))
     dst_per_call = isinstance(out, Sequence)
-    dst = _source(handles, out, dtype=weight.dtype)[0] if dst_per_call else handles.of(out)
+    dst = _source(handles, out)[0] if dst_per_call else handles.of(out)
     b = None if bias is None else bias.contiguous()
     bmd = handles.md(b.shape, b.stride(), dtype=b.dtype) if b is not None else None
     attr, reads = _attributes(handles, post_ops)

@@ -577,7 +577,7 @@ def _linear_task(t: Task) -> Runner | None:
             if runner is not None:
                 return then_add(runner, bool(post))
         elif not (src_cast or cast):  # bf16 rows over the bf16 residual: rounded, then added
-            runner = bf16.linear_add(x, k, t.ins[x], weight, bias, rows, acts, t.workspace)
+            runner = bf16.linear_add(t.ins[x], weight, bias, rows, acts)
             if runner is not None:
                 return runner
     if src_cast or cast or weight.dtype != rows.dtype:
@@ -744,8 +744,8 @@ def _gated_mlp_16bit_task(t: Task) -> Runner | None:
     if any(w.dim() != 2 or w.shape != weights[0].shape for w in weights) \
             or out.shape[-1] != weights[0].shape[0]:
         return None
-    return bf16.gated_mlp(x, t.ins[x], weights, [t.ins[b] if b is not None else None for b in bs],
-                          out.view(-1, out.shape[-1]), t.workspace)
+    return bf16.gated_mlp(t.ins[x], weights, [t.ins[b] if b is not None else None for b in bs],
+                          out.view(-1, out.shape[-1]))
 
 
 def _residual_post_op(view, rows: torch.Tensor) -> tuple | None:
