@@ -2,12 +2,14 @@
 
     python -m bench.decode_profile --steps 40 --threads 1
     python -m bench.decode_profile --size 1024x8
+    python -m bench.decode_profile --size 1024x8 --dtype bf16
     python -m bench.decode_profile --compare /path/to/other/checkout   # before/after
 
 Builds HF's LlamaForCausalLM from a config (random weights; `--size`
 512x4: hidden 512, 4 layers, 8 heads, 4 KV heads, MLP 1376, vocab 8000;
 1024x8: hidden 1024, 8 layers, 16 heads, 8 KV heads, MLP 2816, vocab
-32000), wraps it in HF's
+32000; `--dtype bf16` converts its weights, so the KV cache is bf16
+too, for eager and ours alike), wraps it in HF's
 static-cache export module (TorchExportableModuleWithStaticCache: the KV cache
 is module buffers written in place at `cache_position`), compiles one decode
 step (one token, batch 1) with NpuGraph and runs it step after step on one
@@ -59,9 +61,13 @@ SIZES = {
                    max_position_embeddings=512),
 }
 
+DTYPES = {"fp32": torch.float32, "bf16": torch.bfloat16}  # `--dtype`: the model's
 
-def build(max_cache_len: int, size: str = "512x4", weight_quant: str | None = None):
-    """The eager model and the compiled decode step, both over static caches."""
+
+def build(max_cache_len: int, size: str = "512x4", weight_quant: str | None = None,
+          dtype: torch.dtype = torch.float32):
+    """The eager model and the compiled decode step, both over static caches,
+    the model's weights (and so its caches) in `dtype`."""
     import transformers
     from transformers.integrations.executorch import TorchExportableModuleWithStaticCache
 
@@ -69,6 +75,7 @@ def build(max_cache_len: int, size: str = "512x4", weight_quant: str | None = No
 
     torch.manual_seed(0)
     model = transformers.LlamaForCausalLM(transformers.LlamaConfig(**SIZES[size])).eval()
+    model.to(dtype)
     model.generation_config.cache_implementation = "static"
 
     def wrapped():
@@ -142,9 +149,9 @@ def _kernel_seconds(prof) -> dict[str, float]:
 
 
 def profile(steps: int, max_cache_len: int, size: str = "512x4",
-            weight_quant: str | None = None) -> dict:
+            weight_quant: str | None = None, dtype: torch.dtype = torch.float32) -> dict:
     made = _record_primitives()
-    eager, ours, compiled, compile_s = build(max_cache_len, size, weight_quant)
+    eager, ours, compiled, compile_s = build(max_cache_len, size, weight_quant, dtype)
     exe = compiled.executable
     kinds = [task_kind(t) for t in exe.tasks]
     bare = {kinds[i] for i in exe.host_order if hasattr(exe.runners[i], "bare")}
@@ -204,7 +211,8 @@ def profile(steps: int, max_cache_len: int, size: str = "512x4",
     return {"rows": rows, "ours_ms": med["ours"], "eager_ms": med["eager"],
             "ours_cpu_ms": med_cpu["ours"], "eager_cpu_ms": med_cpu["eager"],
             "host_ms": statistics.median(host), "runners_ms": statistics.median(in_runners),
-            "tasks": len(exe.tasks), "compile_s": compile_s, "size": size}
+            "tasks": len(exe.tasks), "compile_s": compile_s, "size": size,
+            "dtype": str(dtype).removeprefix("torch.")}
 
 
 def machine() -> str:
@@ -232,7 +240,7 @@ def print_profile(result: dict) -> None:
           "all runners (timed one by one)")
     print(f"run loop overhead (host - runners): {result['host_ms'] - result['runners_ms']:.3f} ms; "
           f"call overhead (call - host): {result['ours_ms'] - result['host_ms']:.3f} ms")
-    print(f"model {result['size']}; decode step: ours {result['ours_ms']:.3f} ms, "
+    print(f"model {result['size']} {result['dtype']}; decode step: ours {result['ours_ms']:.3f} ms, "
           f"HF eager {result['eager_ms']:.3f} ms "
           f"({result['ours_ms'] / result['eager_ms']:.2f}x eager); "
           f"compile {result['compile_s']:.1f} s")
@@ -254,14 +262,15 @@ def compare(other: str, args) -> None:
         for name, tree in trees.items():
             cmd = [sys.executable, os.path.join(os.getcwd(), "bench", "decode_profile.py"),
                    "--json", "--steps", str(args.steps), "--threads", str(args.threads),
-                   "--max-cache-len", str(args.max_cache_len), "--size", args.size]
+                   "--max-cache-len", str(args.max_cache_len), "--size", args.size,
+                   "--dtype", args.dtype]
             env = {**os.environ, "PYTHONPATH": tree}
             out = subprocess.run(cmd, cwd=tree, env=env, capture_output=True, text=True,
                                  timeout=900)
             if out.returncode != 0:
                 sys.exit(f"decode_profile: the run in {tree} failed:\n{out.stderr[-2000:]}")
             results[name].append(json.loads(out.stdout.splitlines()[-1]))
-    print(f"{machine()}; model {args.size}")
+    print(f"{machine()}; model {args.size} {args.dtype}")
     for name, runs in results.items():
         ours = statistics.median(r["ours_ms"] for r in runs)
         eager = statistics.median(r["eager_ms"] for r in runs)
@@ -286,6 +295,8 @@ def main(argv=None) -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--weight-quant", choices=["int8"],
                         help="compile with weight-only int8 linears (weight_quant)")
+    parser.add_argument("--dtype", choices=sorted(DTYPES), default="fp32",
+                        help="the model's weights and KV cache, for eager and ours alike")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     args = parser.parse_args(argv)
     if args.steps < 1 or args.max_cache_len < 4:
@@ -295,7 +306,8 @@ def main(argv=None) -> None:
         return
     torch.set_num_threads(args.threads)
     warnings.filterwarnings("ignore")
-    result = profile(args.steps, args.max_cache_len, args.size, args.weight_quant)
+    result = profile(args.steps, args.max_cache_len, args.size, args.weight_quant,
+                     DTYPES[args.dtype])
     if args.json:
         print(json.dumps(result))
         return

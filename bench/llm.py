@@ -20,17 +20,22 @@ read between the 10th token and the last: a bounded runtime keeps it near
 the KV cache's own growth (printed beside it; a static cache holds its full
 length from the start).
 
-Peers (`--peers`): eager (HF's dynamic cache), inductor and
-inductor_freezing (torch.compile with the static cache, without and with
-Inductor's `freezing`), ge_max_autotune (backend="ge", dynamic cache),
+Peers (`--peers`): eager (HF's dynamic cache), eager_bf16 (the same with
+the checkpoint loaded in bf16), inductor and inductor_freezing
+(torch.compile with the static cache, without and with Inductor's
+`freezing`), ge_max_autotune (backend="ge", dynamic cache),
 ge_reduce_overhead (backend="ge" in "reduce-overhead", static cache),
 ge_int8_weights (the same with `weight_quant="int8"`: weight-only int8
 linears; its decode over ge_reduce_overhead's is the int8 speed-up),
-ov_f32 and ov_default (optimum-intel, bench/llm_openvino.py, in the venv
-`make bench-llm-venv` makes; without it their rows say so). A peer that
-fails says why in its row; the others go on. Every row says whether its
-tokens equal eager's, and our rows say how Dynamo's graphs ran (compiled, or
-in eager and why). docs/BENCHMARKS.md explains the columns.
+ge_bf16 (reduce-overhead on the bf16 checkpoint: bf16 weights and static
+cache), ov_f32 and ov_default (optimum-intel, bench/llm_openvino.py, in the
+venv `make bench-llm-venv` makes, or the one `--ov-python` names; without
+it their rows say so). A peer that fails says why in its row; the others
+go on. Every row names its reference and says whether its tokens equal the
+reference's: eager_bf16's for the bf16 rows (bf16 rounding may part
+from fp32 eager's tokens), eager's for the others; our rows say how
+Dynamo's graphs ran (compiled, or in eager and why). docs/BENCHMARKS.md
+explains the columns.
 """
 
 from __future__ import annotations
@@ -71,21 +76,30 @@ class Peer:
     title: str
     cache: str  # "dynamic" or "static": HF's cache; "stateful": inside OpenVINO's request
     openvino: bool = False
+    dtype: str = "fp32"  # the checkpoint's load type (DTYPES); OpenVINO picks its own
 
+
+DTYPES = {"fp32": "float32", "bf16": "bfloat16"}  # torch dtype names
+# The peer whose tokens a row's are checked against, by the row's dtype: bf16
+# rounds otherwise than fp32, so its greedy tokens may legitimately part from
+# fp32 eager's; a bf16 row must reproduce eager bf16's.
+REFERENCES = {"fp32": "eager", "bf16": "eager_bf16"}
 
 PEERS = {
     "eager": Peer("HF eager", "dynamic"),
+    "eager_bf16": Peer("HF eager, bf16 checkpoint", "dynamic", dtype="bf16"),
     "inductor": Peer("HF + torch.compile (inductor)", "static"),
     "inductor_freezing": Peer("the same, inductor freezing=True", "static"),
     "ge_max_autotune": Peer("ours, backend='ge', max-autotune", "dynamic"),
     "ge_reduce_overhead": Peer("ours, backend='ge', reduce-overhead", "static"),
     "ge_int8_weights": Peer("ours, reduce-overhead, weight-only int8", "static"),
+    "ge_bf16": Peer("ours, reduce-overhead, bf16 checkpoint", "static", dtype="bf16"),
     "ov_f32": Peer("OpenVINO (optimum-intel), f32 hint", "stateful", openvino=True),
     "ov_default": Peer("OpenVINO (optimum-intel), default precision", "stateful",
                        openvino=True),
 }
 GE_MODES = {"ge_max_autotune": "max-autotune", "ge_reduce_overhead": "reduce-overhead",
-            "ge_int8_weights": "reduce-overhead"}
+            "ge_int8_weights": "reduce-overhead", "ge_bf16": "reduce-overhead"}
 WEIGHT_QUANT = {"ge_int8_weights": "int8"}  # CompilerConfig.weight_quant per peer
 QUICK = dict(sizes="tiny", new_tokens=8, rounds=2, long_tokens=24, prompt_tokens=16)
 DEFAULTS = dict(sizes="512x4,1024x8", new_tokens=64, rounds=7, long_tokens=1000,
@@ -102,7 +116,8 @@ def setup_torch_peer(peer: str, model_dir: str):
     from bench.llm_worker import generate_kwargs
 
     start = time.perf_counter()
-    model = LlamaForCausalLM.from_pretrained(model_dir, dtype=torch.float32).eval()
+    dtype = getattr(torch, DTYPES[PEERS[peer].dtype])
+    model = LlamaForCausalLM.from_pretrained(model_dir, dtype=dtype).eval()
     info = {"load_s": time.perf_counter() - start}
     cache = {"cache_implementation": "static"} if PEERS[peer].cache == "static" else {}
     notes = lambda: ""  # noqa: E731
@@ -380,12 +395,19 @@ def bench_size(size: str, peers: list[str], args, workdir: str) -> list[dict]:
                 worker, prompt, args.long_tokens, rss_at=[RSS_FROM])
             worker.close()
             rows[peer]["long"] = answer
-    return [summarize(rows[p], rows.get("eager"), args) for p in peers]
+    return [summarize(rows[p], rows.get(reference(p)), args) for p in peers]
 
 
-def summarize(row: dict, eager: dict | None, args) -> dict:
-    """The figures of one row from its raw answers."""
+def reference(peer: str) -> str:
+    """The peer whose tokens `peer`'s are checked against (REFERENCES)."""
+    return REFERENCES[PEERS[peer].dtype]
+
+
+def summarize(row: dict, ref: dict | None, args) -> dict:
+    """The figures of one row from its raw answers; its tokens are checked
+    against `ref`'s row (the reference peer's, if it ran)."""
     out = {k: row[k] for k in ("size", "peer", "title", "cache")}
+    out["reference"] = reference(row["peer"])
     if "error" in row and not row["rounds"]:
         out["error"] = row["error"]
         return out
@@ -411,10 +433,10 @@ def summarize(row: dict, eager: dict | None, args) -> dict:
     if info.get("inference_precision_hint"):
         out["precision"] = {"inference": info["inference_precision_hint"],
                             "kv_cache": info["kv_cache_precision"]}
-    eager = eager or {}
-    eager_rounds = eager.get("rounds") or [eager[k] for k in ("first",) if k in eager]
-    out["equal_eager"] = same_tokens(out["tokens"], eager_rounds[-1]["tokens"]
-                                     if eager_rounds else None)
+    ref = ref or {}
+    ref_rounds = ref.get("rounds") or [ref[k] for k in ("first",) if k in ref]
+    out["equal_reference"] = same_tokens(out["tokens"], ref_rounds[-1]["tokens"]
+                                         if ref_rounds else None)
     long = row.get("long")
     if long is not None:
         if "error" in long:
@@ -424,8 +446,8 @@ def summarize(row: dict, eager: dict | None, args) -> dict:
             out["long"] = {
                 "tokens": len(long["tokens"]), "rss_start_mb": start, "rss_end_mb": end,
                 "rss_growth_mb": end - start, "seconds": long["seconds"],
-                "equal_eager": same_tokens(long["tokens"],
-                                           eager.get("long", {}).get("tokens")),
+                "equal_reference": same_tokens(long["tokens"],
+                                               ref.get("long", {}).get("tokens")),
             }
     return out
 
@@ -437,8 +459,8 @@ def _cell(value, spec=".1f") -> str:
 def table(rows: list[dict]) -> str:
     """One Markdown table of every size and peer, then the notes."""
     head = ["size", "peer", "cache", "prefill ms", "decode ms/token", "tokens/s",
-            "x eager", "x OV f32", "compile s", "RSS warm MB", "RSS growth MB",
-            "tokens = eager", "long = eager"]
+            "x eager", "x OV f32", "x OV default", "compile s", "RSS warm MB",
+            "RSS growth MB", "reference", "tokens = ref", "long = ref"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     notes = []
     by_size: dict[str, dict[str, dict]] = {}
@@ -452,15 +474,16 @@ def table(rows: list[dict]) -> str:
             notes.append(f"{row['size']} {row['peer']}: {row['error']}")
             continue
         ratio = {k: row["decode_ms"] / peers[k]["decode_ms"]
-                 for k in ("eager", "ov_f32") if "decode_ms" in peers.get(k, {})}
+                 for k in ("eager", "ov_f32", "ov_default") if "decode_ms" in peers.get(k, {})}
         long = row.get("long", {})
         lines.append("| " + " | ".join([
             row["size"], row["peer"], row["cache"], _cell(row["prefill_ms"]),
             _cell(row["decode_ms"], ".2f"), _cell(row["tokens_per_s"], ".0f"),
             _cell(ratio.get("eager"), ".2f"), _cell(ratio.get("ov_f32"), ".2f"),
-            _cell(row["compile_s"]), _cell(row["rss_warm_mb"], ".0f"),
-            _cell(long.get("rss_growth_mb")), row["equal_eager"],
-            long.get("equal_eager", "n/a")]) + " |")
+            _cell(ratio.get("ov_default"), ".2f"), _cell(row["compile_s"]),
+            _cell(row["rss_warm_mb"], ".0f"), _cell(long.get("rss_growth_mb")),
+            row["reference"], row["equal_reference"],
+            long.get("equal_reference", "n/a")]) + " |")
         said = [row.get("notes", "")]
         if "precision" in row:
             said.append(f"precision {row['precision']['inference']}, "

@@ -121,6 +121,9 @@ ROTATE_HALF = Op(ge.ConcatOp, Op(ge.NegOp, Op(ge.SliceOp)), Op(ge.SliceOp))
 ROTARY = Op(ge.AddOp, Op(ge.MulOp, ANY, ANY), Op(ge.MulOp, ROTATE_HALF, ANY, commutative=True),
             commutative=True)
 
+# Hugging Face's RMSNorm on a 16-bit x: x.to(fp32), normalized, cast back.
+RMS_NORM_16BIT = Op(ge.CastOp, Op(ge.RmsNormOp, Op(ge.CastOp)))
+
 # Gated MLP: silu(x @ W_gate) * (x @ W_up) (Llama's SwiGLU), silu maybe decomposed.
 GATE = viewed(Op(MATMULS, name="gate"))
 GATED_MLP = Op(ge.MulOp, Op(ge.SiluOp, GATE), viewed(Op(MATMULS)), commutative=True)
@@ -189,6 +192,9 @@ RULES: tuple[FusionRule, ...] = (
     FusionRule("add_layer_norm", Op(ge.LayerNormOp, Op(ge.AddOp)), repeat=ELEMENTWISE),
     # the same with Llama's and T5's RMSNorm
     FusionRule("add_rms_norm", Op(ge.RmsNormOp, Op(ge.AddOp)), repeat=ELEMENTWISE),
+    # a 16-bit model's RMSNorm: in fp32 between two casts, then its 16-bit weight
+    FusionRule("rms_norm_16bit", (Op(ge.MulOp, RMS_NORM_16BIT, ANY, commutative=True),
+                                  RMS_NORM_16BIT)),
     FusionRule("rotary_embedding", ROTARY),
     # a slice of merge-parallel-linears' joined projection split into heads,
     # heads first: one copy where each view was a task

@@ -195,8 +195,13 @@ def runner(block: Block, ins: list, constants: list[bool], out: torch.Tensor,
     loop = (row_attention.NO_MASK if mask is None else row_attention.ADDITIVE if keep is None
             else row_attention.KEEP_TRUE if keep else row_attention.KEEP_FALSE, fill or 0.0,
             softmax.safe is not None, ins)
-    grouped = _grouped_kv(qk.rhs, pv.rhs) if dtype == "f32" and not casts else None
-    if grouped is not None:  # grouped-query attention: read the cache as it is
+    grouped = _grouped_kv(qk.rhs, pv.rhs) if not casts else None
+    if grouped is not None and dtype != "f32":
+        rows = _rows_or_body(block, [values[0], *grouped[:2], *values[3:]], scale, out,
+                             target, grouped[2], loop)
+        if rows is not None:
+            return rows
+    elif grouped is not None:  # grouped-query attention: read the cache as it is
         k, v, groups, chains = grouped
         return _build(block, fused | chains, [values[0], k, v, *values[3:]], scale, masker,
                       out, target, groups, loop)
@@ -208,8 +213,8 @@ def runner(block: Block, ins: list, constants: list[bool], out: torch.Tensor,
                             workspace)
         if built is not None:
             return built
-    if dtype != "f32":
-        return None  # torch's kernel would compute it in another precision than the body's
+    if dtype != "f32":  # torch's kernel would compute it in another precision than the body's
+        return _rows_or_body(block, values, scale, out, target, 1, loop)
     return _build(block, fused, values, scale, masker, out, target, loop=loop)
 
 
@@ -316,6 +321,25 @@ def _build(block: Block, fused: set, values: list[SSAValue], scale: float, maske
     if rows is not None:
         attention.bind = rows.bind
     return attention
+
+
+def _rows_or_body(block: Block, values: list[SSAValue], scale: float, out: torch.Tensor,
+                  target: torch.Tensor, groups: int, loop: tuple) -> Runner | None:
+    """A 16-bit body at a decode step: the C loop (fp32 inside,
+    runtime/host/row_attention.py), the body op by op for a call whose
+    inputs the loop does not take; None where the loop cannot run."""
+    rows = _row_loop(block, values, scale, target, groups, *loop)
+    if rows is None:
+        return None
+    op_by_op = BlockProgram(block)
+
+    def row_attention_16bit(*args):
+        if not rows(args):
+            out.copy_(op_by_op.run(args)[0])
+    row_attention_16bit.groups = groups
+    row_attention_16bit.row_loop = True
+    row_attention_16bit.path = "c-loop-bf16:row_attention"  # the loop's only 16-bit type
+    return row_attention_16bit
 
 
 def _row_loop(block: Block, values: list[SSAValue], scale: float, target: torch.Tensor,

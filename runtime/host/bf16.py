@@ -35,13 +35,35 @@ a task's path is "generic:torch-bfloat16" or "generic:emulated-fp32".
 
 from __future__ import annotations
 
+import ctypes
+import functools
 from collections.abc import Callable, Sequence
 
 import torch
 
+from runtime.host import cc
 from runtime.host import onednn as dnnl
 
 Runner = Callable[..., None]
+
+# bf16 in the host C kernels (runtime/host/cc.py): a value is the top half of
+# an fp32's bits; loading widens exactly, storing rounds to nearest even as
+# torch does (NaN to its quiet NaN), so a kernel that computes in fp32 and
+# rounds where the body's bf16 ops do gives torch's bf16 results.
+C_CONVERSIONS = r"""
+#include <stdint.h>
+#include <string.h>
+static inline float bf16_load(uint16_t h) {
+    uint32_t u = (uint32_t)h << 16; float f; memcpy(&f, &u, 4); return f;
+}
+static inline uint16_t bf16_round(float f) {
+    uint32_t u; memcpy(&u, &f, 4);
+    if (f != f) return 0x7fc0;
+    return (uint16_t)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+}
+/* a bf16 op's result read back: computed in fp32, rounded */
+static inline float bf16_rounded(float f) { return bf16_load(bf16_round(f)); }
+"""
 
 
 def native(dtype: torch.dtype) -> bool:
@@ -223,3 +245,98 @@ def linear(x: int, k: int, x_view: torch.Tensor | None, weight: torch.Tensor,
             primitive(x32, y32[0])
             rows.copy_(y32[0])
     return _with_path(emulated_bf16_linear, "emulated-fp32", primitive)
+
+
+# --- decode-step elementwise tails in C (one row: torch's dispatch is the cost)
+
+_SOURCE = C_CONVERSIONS + r"""
+#include <math.h>
+/* out = y + r: the bf16 add after a linear whose output is the residual's bytes */
+void add_bf16(const uint16_t *y, const uint16_t *r, uint16_t *out, int64_t n) {
+    #pragma omp simd
+    for (int64_t i = 0; i < n; i++) out[i] = bf16_round(bf16_load(y[i]) + bf16_load(r[i]));
+}
+/* out = silu(g) * u, each op rounded to bf16 as torch's silu and mul are */
+void silu_mul_bf16(const uint16_t *g, const uint16_t *u, uint16_t *out, int64_t n) {
+    #pragma omp simd
+    for (int64_t i = 0; i < n; i++) {
+        const float x = bf16_load(g[i]);
+        out[i] = bf16_round(bf16_rounded(x / (1.0f + expf(-x))) * bf16_load(u[i]));
+    }
+}
+"""
+_I64, _PTR = ctypes.c_int64, ctypes.c_void_p
+_SIGNATURES = {"add_bf16": [_PTR, _PTR, _PTR, _I64], "silu_mul_bf16": [_PTR, _PTR, _PTR, _I64]}
+
+
+def library() -> ctypes.CDLL | None:
+    return cc.load("bf16_tails", _SOURCE, _SIGNATURES)
+
+
+def linear_add(x_view: torch.Tensor | None, weight: torch.Tensor, bias: torch.Tensor | None,
+               rows: torch.Tensor, post_ops: list) -> Runner | None:
+    """A bf16 linear at a decode step (at most dnnl.PLAIN_WEIGHT_ROWS rows)
+    added to the bf16 residual whose bytes `rows` are (the memory plan's
+    in-place residual): the inner product of the input view `x_view` into
+    a bf16 buffer of its own (a few KB), rounded there as the body's linear
+    is, then one C loop adds it into `rows`, rounding once more as the
+    body's add does (oneDNN's sum post-op would round once where the body
+    rounds twice). None elsewhere (the caller runs the body op by op)."""
+    lib = library()
+    if (lib is None or not dnnl.available() or not _decode_rows(rows)
+            or not _bf16_view(x_view) or weight.dtype != torch.bfloat16):
+        return None
+    y = torch.empty_like(rows)
+    try:
+        primitive = dnnl.linear(x_view.reshape(rows.shape[0], -1), weight, bias, y, post_ops)
+    except dnnl.OneDNNError:
+        return None
+    add = functools.partial(lib.add_bf16, y.data_ptr(), rows.data_ptr(), rows.data_ptr(),
+                            rows.numel())
+
+    def onednn_bf16_linear_add(*args):
+        primitive.execute()
+        add()
+    onednn_bf16_linear_add.keep = (primitive, y, rows)
+    return _with_path(onednn_bf16_linear_add, "onednn-bf16", primitive)
+
+
+def gated_mlp(x_view: torch.Tensor | None, weights: Sequence[torch.Tensor],
+              biases: Sequence[torch.Tensor | None], rows: torch.Tensor) -> Runner | None:
+    """silu(x @ Wg^T) * (x @ Wu^T) in bf16 into the [rows, inner] view
+    `rows` at a decode step (at most dnnl.PLAIN_WEIGHT_ROWS rows), from the
+    input view `x_view`: two oneDNN bf16 inner products on the weights' own
+    bytes into bf16 buffers of its own, rounded as the body's linears are,
+    then one C loop for silu and the product (`silu_mul_bf16`). None
+    elsewhere (the caller runs the body op by op)."""
+    lib = library()
+    if (lib is None or not dnnl.available() or not _decode_rows(rows)
+            or not _bf16_view(x_view) or any(w.dtype != torch.bfloat16 for w in weights)):
+        return None
+    halves = torch.empty(2, *rows.shape, dtype=torch.bfloat16)
+    source = x_view.reshape(rows.shape[0], -1)
+    try:
+        gate, up = (dnnl.linear(source, w, b, half, plain_weight=True)
+                    for w, b, half in zip(weights, biases, halves))
+    except dnnl.OneDNNError:
+        return None
+    product = functools.partial(lib.silu_mul_bf16, halves[0].data_ptr(), halves[1].data_ptr(),
+                                rows.data_ptr(), rows.numel())
+
+    def onednn_bf16_gated_mlp(*args):
+        gate.execute()
+        up.execute()
+        product()
+    onednn_bf16_gated_mlp.keep = (gate, up, halves, rows)
+    return _with_path(onednn_bf16_gated_mlp, "onednn-bf16", gate)
+
+
+def _decode_rows(rows: torch.Tensor) -> bool:
+    """bf16 output rows few enough for a decode step's buffers of their own."""
+    return (rows.dtype == torch.bfloat16 and rows.is_contiguous()
+            and rows.shape[0] <= dnnl.PLAIN_WEIGHT_ROWS)
+
+
+def _bf16_view(x: torch.Tensor | None) -> bool:
+    """An input view bound at load that a bf16 primitive reads as it is."""
+    return isinstance(x, torch.Tensor) and x.dtype == torch.bfloat16 and x.is_contiguous()

@@ -23,8 +23,14 @@ row of v holds inf or NaN (0 times it is NaN in the body's matmul): rows
 a cache has not written yet, whose values no answer depends on. A row
 whose scores are all -inf is NaN, as the body's softmax makes it, or 0 with
 `safe` (aten._safe_softmax, which torch's SDPA decomposes to; a NaN score
-keeps the row NaN). fp32 only; at most MAX_QUERIES query rows, where the
-work per head is small (prefill keeps torch's blocked kernel).
+keeps the row NaN). At most MAX_QUERIES query rows, where the work per
+head is small (prefill keeps torch's blocked kernel).
+
+fp32 or bf16 (a bf16 model's attention, as Ascend's fused attention kernel
+and torch's CPU flash attention run it): bf16 q, k, v (and an additive
+mask) are widened as they are read, the scores, the softmax and the
+weighted sum of v are fp32, and the result is rounded to bf16 once, where
+the body op by op rounds the scores and the probabilities too.
 
 Tensors are passed as descriptors, int64[5]: the address, then the strides
 (in elements) of the four dims [B, H, T, S|D|E]. A descriptor of a view
@@ -40,7 +46,7 @@ from collections.abc import Callable
 
 import torch
 
-from runtime.host import cc
+from runtime.host import bf16, cc
 
 MAX_QUERIES = 16  # query rows per head up to which the loop runs
 MAX_KEYS = 1 << 14  # keys per row: the scores live on the stack (64 KB)
@@ -51,57 +57,57 @@ PARALLEL_WORK = 1 << 20
 # the mask's kinds, as the C loop takes them
 NO_MASK, KEEP_TRUE, KEEP_FALSE, ADDITIVE = 0, 1, 2, 3
 
-_SOURCE = r"""
-#include <math.h>
-#include <stdint.h>
-#define AT(d) ((const float *)(intptr_t)(d)[0])
-void row_attention(const int64_t *qd, const int64_t *kd, const int64_t *vd, const int64_t *md,
-                   int64_t mode, float fill, const int64_t *od, const int64_t *n, float scale,
-                   int64_t safe) {
+# The loop over elements of type T, loaded as fp32 by LD and stored by ST:
+# compiled once per type (VARIANTS).
+_LOOP = r"""
+void NAME(const int64_t *qd, const int64_t *kd, const int64_t *vd, const int64_t *md,
+          int64_t mode, float fill, const int64_t *od, const int64_t *n, float scale,
+          int64_t safe) {
     const int64_t B = n[0], H = n[1], KVH = n[2], T = n[3], S = n[4], D = n[5], E = n[6];
     const int64_t groups = H / KVH;
-    const float *q = AT(qd), *k = AT(kd), *v = AT(vd);
+    const T_ *q = AT(qd, T_), *k = AT(kd, T_), *v = AT(vd, T_);
     const uint8_t *cond = (const uint8_t *)(intptr_t)md[0];
-    const float *add = (const float *)(intptr_t)md[0];
-    float *o = (float *)(intptr_t)od[0];
+    const T_ *add = AT(md, T_);
+    T_ *o = (T_ *)(intptr_t)od[0];
     #pragma omp parallel for collapse(2) schedule(static) \
         if (B * H * T * S * (D + E) >= PARALLEL_WORK)
     for (int64_t b = 0; b < B; b++)
     for (int64_t h = 0; h < H; h++) {
-        float sc[S];
+        float sc[S], qf[D], acc[E];
         int32_t idx[S];  /* the keys scored: sc[j] is key idx[j]'s */
         const int64_t g = h / groups;
-        const float *kh = k + b * kd[1] + g * kd[2];
-        const float *vh = v + b * vd[1] + g * vd[2];
+        const T_ *kh = k + b * kd[1] + g * kd[2];
+        const T_ *vh = v + b * vd[1] + g * vd[2];
         const int where = mode == 1 || mode == 2;
         for (int64_t t = 0; t < T; t++) {
-            const float *qr = q + b * qd[1] + h * qd[2] + t * qd[3];
+            const T_ *qr = q + b * qd[1] + h * qd[2] + t * qd[3];
+            for (int64_t i = 0; i < D; i++) qf[i] = LD(qr[i]);
             const int64_t mrow = b * md[1] + h * md[2] + t * md[3];
             int64_t n = 0, j = 0;
             /* a masked key's score is the fill whatever q . k is: not computed */
             for (int64_t s = 0; s < S; s++)
                 if (!where || (cond[mrow + s * md[4]] != 0) == (mode == 1)) idx[n++] = (int32_t)s;
             for (; j + 4 <= n; j += 4) {  /* four keys at once: independent sums */
-                const float *k0 = kh + idx[j] * kd[3], *k1 = kh + idx[j + 1] * kd[3],
-                            *k2 = kh + idx[j + 2] * kd[3], *k3 = kh + idx[j + 3] * kd[3];
+                const T_ *k0 = kh + idx[j] * kd[3], *k1 = kh + idx[j + 1] * kd[3],
+                         *k2 = kh + idx[j + 2] * kd[3], *k3 = kh + idx[j + 3] * kd[3];
                 float a0 = 0.0f, a1 = 0.0f, a2 = 0.0f, a3 = 0.0f;
                 #pragma omp simd reduction(+:a0, a1, a2, a3)
                 for (int64_t i = 0; i < D; i++) {
-                    a0 += qr[i] * k0[i]; a1 += qr[i] * k1[i];
-                    a2 += qr[i] * k2[i]; a3 += qr[i] * k3[i];
+                    a0 += qf[i] * LD(k0[i]); a1 += qf[i] * LD(k1[i]);
+                    a2 += qf[i] * LD(k2[i]); a3 += qf[i] * LD(k3[i]);
                 }
                 sc[j] = a0 * scale; sc[j + 1] = a1 * scale;
                 sc[j + 2] = a2 * scale; sc[j + 3] = a3 * scale;
             }
             for (; j < n; j++) {
-                const float *kr = kh + idx[j] * kd[3];
-                float acc = 0.0f;
-                #pragma omp simd reduction(+:acc)
-                for (int64_t i = 0; i < D; i++) acc += qr[i] * kr[i];
-                sc[j] = acc * scale;
+                const T_ *kr = kh + idx[j] * kd[3];
+                float a = 0.0f;
+                #pragma omp simd reduction(+:a)
+                for (int64_t i = 0; i < D; i++) a += qf[i] * LD(kr[i]);
+                sc[j] = a * scale;
             }
             if (mode == 3)
-                for (j = 0; j < n; j++) sc[j] += add[mrow + idx[j] * md[4]];
+                for (j = 0; j < n; j++) sc[j] += LD(add[mrow + idx[j] * md[4]]);
             float mx = -INFINITY;
             int nan = 0;
             for (j = 0; j < n; j++) {
@@ -125,32 +131,46 @@ void row_attention(const int64_t *qd, const int64_t *kd, const int64_t *vd, cons
                 sc[j] = expf(sc[j] - mx);
                 sum += sc[j];
             }
-            float *orow = o + b * od[1] + h * od[2] + t * od[3];
+            T_ *orow = o + b * od[1] + h * od[2] + t * od[3];
             #pragma omp simd
-            for (int64_t e = 0; e < E; e++) orow[e] = 0.0f;
-            if (safe && mx == -INFINITY && !nan) continue;  /* no key: a safe softmax's 0 */
-            for (j = 0; j < n; j++) sc[j] /= sum;
-            for (j = 0; j + 4 <= n; j += 4) {  /* four rows of v at once: fewer stores */
-                const float *v0 = vh + idx[j] * vd[3], *v1 = vh + idx[j + 1] * vd[3],
-                            *v2 = vh + idx[j + 2] * vd[3], *v3 = vh + idx[j + 3] * vd[3];
-                const float p0 = sc[j], p1 = sc[j + 1], p2 = sc[j + 2], p3 = sc[j + 3];
-                #pragma omp simd
-                for (int64_t e = 0; e < E; e++)
-                    orow[e] += p0 * v0[e] + p1 * v1[e] + p2 * v2[e] + p3 * v3[e];
+            for (int64_t e = 0; e < E; e++) acc[e] = 0.0f;
+            if (!(safe && mx == -INFINITY && !nan)) {  /* no key: a safe softmax's 0 */
+                for (j = 0; j < n; j++) sc[j] /= sum;
+                for (j = 0; j + 4 <= n; j += 4) {  /* four rows of v at once: fewer stores */
+                    const T_ *v0 = vh + idx[j] * vd[3], *v1 = vh + idx[j + 1] * vd[3],
+                             *v2 = vh + idx[j + 2] * vd[3], *v3 = vh + idx[j + 3] * vd[3];
+                    const float p0 = sc[j], p1 = sc[j + 1], p2 = sc[j + 2], p3 = sc[j + 3];
+                    #pragma omp simd
+                    for (int64_t e = 0; e < E; e++)
+                        acc[e] += p0 * LD(v0[e]) + p1 * LD(v1[e]) + p2 * LD(v2[e])
+                                  + p3 * LD(v3[e]);
+                }
+                for (; j < n; j++) {
+                    const float p = sc[j];
+                    const T_ *vr = vh + idx[j] * vd[3];
+                    #pragma omp simd
+                    for (int64_t e = 0; e < E; e++) acc[e] += p * LD(vr[e]);
+                }
             }
-            for (; j < n; j++) {
-                const float p = sc[j], *vr = vh + idx[j] * vd[3];
-                #pragma omp simd
-                for (int64_t e = 0; e < E; e++) orow[e] += p * vr[e];
-            }
+            #pragma omp simd
+            for (int64_t e = 0; e < E; e++) orow[e] = ST(acc[e]);
         }
     }
 }
 """.replace("PARALLEL_WORK", str(PARALLEL_WORK))
+# dtype -> (function, C element type, load, store)
+VARIANTS = {
+    torch.float32: ("row_attention", "float", "(x)", "(x)"),
+    torch.bfloat16: ("row_attention_bf16", "uint16_t", "bf16_load(x)", "bf16_round(x)"),
+}
+_SOURCE = bf16.C_CONVERSIONS + "#include <math.h>\n#define AT(d, T) ((const T *)(intptr_t)(d)[0])\n" \
+    + "".join(f"#define NAME {name}\n#define T_ {ctype}\n#define LD(x) {load}\n"
+              f"#define ST(x) {store}\n{_LOOP}#undef NAME\n#undef T_\n#undef LD\n#undef ST\n"
+              for name, ctype, load, store in VARIANTS.values())
 
 _I64, _PTR = ctypes.c_int64, ctypes.c_void_p
-_SIGNATURES = {"row_attention": [_PTR, _PTR, _PTR, _PTR, _I64, ctypes.c_float, _PTR, _PTR,
-                                 ctypes.c_float, _I64]}
+_SIGNATURES = {name: [_PTR, _PTR, _PTR, _PTR, _I64, ctypes.c_float, _PTR, _PTR,
+                      ctypes.c_float, _I64] for name, *_ in VARIANTS.values()}
 _Desc = ctypes.c_int64 * 5
 
 
@@ -192,11 +212,13 @@ def runner(q, k, v, mask, mask_kind: int, fill: float, scale: float, target: tor
     task inputs at the given positions: `call(args) -> bool`, False (and
     nothing written) when a tensor given per call is not as at load. Each
     of q, k, v, mask is (position, tensor bound at load or None, shape).
-    None if the loop cannot run it: not fp32, too many queries or keys,
-    the output's last dim not contiguous, or no C library."""
+    q, k, v, an additive mask and `target` are all of `target`'s type.
+    None if the loop cannot run it: not fp32 or bf16, too many queries or
+    keys, the output's last dim not contiguous, or no C library."""
     (qi, qt, qshape), (ki, kt, kshape), (vi, vt, vshape) = q, k, v
-    if len(qshape) != 4 or target.dim() != 4 or target.dtype != torch.float32:
+    if len(qshape) != 4 or target.dim() != 4 or target.dtype not in VARIANTS:
         return None
+    dtype = target.dtype
     b, h, t, d = qshape
     s = kshape[2] if not k_transposed else kshape[3]
     kvh, e = vshape[1], vshape[3]
@@ -204,29 +226,29 @@ def runner(q, k, v, mask, mask_kind: int, fill: float, scale: float, target: tor
             or tuple(target.shape) != (b, h, t, e) or (target.stride(-1) != 1 and e > 1)
             or library() is None):
         return None
-    operands = [(qi, qt, Operand(qshape, torch.float32, True)),
-                (ki, kt, Operand(kshape, torch.float32, True, transposed=k_transposed)),
-                (vi, vt, Operand(vshape, torch.float32, True))]
-    none = Operand((), torch.float32, False)  # no mask: a descriptor never read
+    operands = [(qi, qt, Operand(qshape, dtype, True)),
+                (ki, kt, Operand(kshape, dtype, True, transposed=k_transposed)),
+                (vi, vt, Operand(vshape, dtype, True))]
+    none = Operand((), dtype, False)  # no mask: a descriptor never read
     if mask is not None:
         mi, mt, mshape = mask
-        dtype = torch.bool if mask_kind in (KEEP_TRUE, KEEP_FALSE) else torch.float32
+        kind = torch.bool if mask_kind in (KEEP_TRUE, KEEP_FALSE) else dtype
         try:
             torch.empty(mshape, device="meta").expand(b, h, t, s)
         except RuntimeError:
             return None
-        operands.append((mi, mt, Operand(mshape, dtype, False, broadcast=(b, h, t, s))))
+        operands.append((mi, mt, Operand(mshape, kind, False, broadcast=(b, h, t, s))))
     per_call = []
     for i, bound, operand in operands:
         if bound is None:
             per_call.append((i, operand))
         elif not operand.fill(bound):
             return None
-    out = Operand(tuple(target.shape), torch.float32, True)
+    out = Operand(tuple(target.shape), dtype, True)
     out.fill(target)
     dims = (ctypes.c_int64 * 7)(b, h, kvh, t, s, d, e)
     descs = [op.desc for _, _, op in operands] + [none.desc] * (mask is None)
-    call = functools.partial(library().row_attention, *descs, mask_kind, fill, out.desc, dims,
+    call = functools.partial(getattr(library(), VARIANTS[dtype][0]), *descs, mask_kind, fill, out.desc, dims,
                              scale, int(safe))
     keep = (operands, out, dims, target)
 

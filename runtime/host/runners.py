@@ -581,6 +581,10 @@ def _linear_task(t: Task) -> Runner | None:
                 runner = bf16.linear(x, k, x_view, weight, bias, rows, acts, t.workspace)
             if runner is not None:
                 return then_add(runner, bool(post))
+        elif not (src_cast or cast):  # bf16 rows over the bf16 residual: rounded, then added
+            runner = bf16.linear_add(t.ins[x], weight, bias, rows, acts)
+            if runner is not None:
+                return runner
     if src_cast or cast or weight.dtype != rows.dtype:
         return None  # the generic path: op by op with torch's kernels
     fp32 = t.algorithms and weight.dtype == torch.float32
@@ -750,6 +754,35 @@ def _gated_mlp_apart(t: Task, x: int, weights: list, biases: list, rows: torch.T
         F.silu(halves[0], inplace=True)
         torch.mul(halves[0], halves[1], out=rows)
     return gated_mlp
+
+
+def _gated_mlp_16bit_task(t: Task) -> Runner | None:
+    """op-fusion's gated_mlp on a bf16 model at a decode step: two bf16
+    inner products on the weights' own bytes, then silu and the product
+    in one C loop rounding as the body's ops do (runtime/host/bf16.py)."""
+    ops, out = t.ops, t.out
+    mul = ops[-1]
+    silu = next((op for op in ops if isinstance(op, ge.SiluOp)), None)
+    if (not t.primitives or silu is None or t.yielded != [mul.output] or len(ops) != 4
+            or not isinstance(out, torch.Tensor) or out.dtype != torch.bfloat16
+            or silu.output not in mul.operands):
+        return None
+    up_value = mul.rhs if mul.lhs == silu.output else mul.lhs
+    gate, up = (v.op if isinstance(v, OpResult) and isinstance(v.op, ge.LinearOp) else None
+                for v in (silu.input, up_value))
+    if gate is None or up is None or gate is up or gate.input != up.input:
+        return None
+    x, ws = t.arg(gate.input), [t.arg(op.weight) for op in (gate, up)]
+    bs = [t.arg(op.bias) if op.bias is not None else None for op in (gate, up)]
+    if (x is None or not all(t.constant(w) for w in ws)
+            or any(op.bias is not None and not t.constant(b) for op, b in zip((gate, up), bs))):
+        return None
+    weights = [t.ins[w] for w in ws]
+    if any(w.dim() != 2 or w.shape != weights[0].shape for w in weights) \
+            or out.shape[-1] != weights[0].shape[0]:
+        return None
+    return bf16.gated_mlp(t.ins[x], weights, [t.ins[b] if b is not None else None for b in bs],
+                          out.view(-1, out.shape[-1]))
 
 
 def _residual_post_op(view, rows: torch.Tensor) -> tuple | None:
@@ -1040,6 +1073,34 @@ def _rms_norm_task(t: Task) -> Runner | None:
     return add_rms_norm
 
 
+def _rms_norm_16bit_task(t: Task) -> Runner | None:
+    """op-fusion's rms_norm_16bit, cast(x) to fp32 -> rms_norm -> cast back
+    [-> times the bf16 weight] (a bf16 model's RMSNorm), as one C call over
+    views bound at load (runtime/host/rms_norm.py), rounding where the body
+    rounds. Op by op it was three or four tasks, each a torch op and a copy."""
+    ops, out = t.ops, t.out
+    if len(ops) not in (3, 4) or not isinstance(out, torch.Tensor):
+        return None
+    widen, norm, narrow, *scale = ops
+    if (not isinstance(norm, ge.RmsNormOp) or norm.weight is not None
+            or norm.input != widen.output or not _float_cast(narrow)
+            or narrow.input != norm.output or t.yielded != [ops[-1].results[0]]):
+        return None
+    weight = None
+    if scale:
+        (mul,) = scale
+        w = t.arg(mul.rhs if mul.lhs == narrow.output else mul.lhs) \
+            if isinstance(mul, ge.MulOp) and narrow.output in mul.operands else None
+        if not t.constant(w):
+            return None
+        weight = t.ins[w]
+    x = t.arg(widen.input)
+    if x is None or not isinstance(t.ins[x], torch.Tensor):
+        return None
+    fast = rms_norm.bf16_kernel(t.ins[x], weight, out, norm.epsilon.value.data)
+    return cc.as_runner(fast, "rms_norm") if fast is not None else None
+
+
 def _last_dim_slice(op, x, start: int, size: int) -> bool:
     """`op` is x[..., start:start + size] (a ge.slice of x along its last dim)."""
     if not isinstance(op, ge.SliceOp) or op.input != x or op.end_value is not None:
@@ -1066,9 +1127,10 @@ def _rotary_task(t: Task) -> Runner | None:
     made six tensors (two slices, a negation, a concat, two products)."""
     ops, out = t.ops, t.out
     add = ops[-1]
+    element = {torch.float32: "f32", torch.bfloat16: "bf16"}.get(getattr(out, "dtype", None))
     if (not isinstance(add, ge.AddOp) or t.yielded != [add.output] or len(ops) != 7
-            or not isinstance(out, torch.Tensor) or out.dtype != torch.float32
-            or any(str(op.results[0].type.element_type) != "f32" for op in ops)):
+            or element is None or any(str(op.results[0].type.element_type) != element
+                                      for op in ops)):
         return None
     products = [v.op for v in add.operands if isinstance(v, OpResult)]
     if len(products) != 2 or not all(isinstance(p, ge.MulOp) for p in products):
@@ -1109,6 +1171,8 @@ def _rotary_task(t: Task) -> Runner | None:
         fast = rotary_kernel.kernel(*bound, out)
         if fast is not None:
             return cc.as_runner(fast, "rotary")
+    if element != "f32":
+        return None  # addcmul_ rounds once where the body's bf16 ops round twice
     low, high = out[..., :h], out[..., h:]
 
     def rotary(*args):
@@ -1183,6 +1247,8 @@ def _cast_first(t: Task) -> Runner | None:
         return _conv_task(t)
     if second is ge.LinearOp:
         return _linear_task(t)
+    if second is ge.RmsNormOp:
+        return _rms_norm_16bit_task(t)
     return _single(_view_task)(t)
 
 
@@ -1241,7 +1307,7 @@ def _specialized(t: Task) -> Runner | None:
     if len(t.ops) > 1 and all(isinstance(op, VIEW_OPS) for op in t.ops):
         return _view_chain_task(t)
     if isinstance(t.ops[-1], ge.MulOp) and len(t.ops) == 4:
-        gated = _gated_mlp_task(t)
+        gated = _gated_mlp_task(t) or _gated_mlp_16bit_task(t)
         if gated is not None:
             return gated
     if isinstance(t.ops[-1], ge.AddOp) and len(t.ops) == 7:

@@ -16,7 +16,8 @@ ROOT = Path(__file__).parents[2]
 def test_quick_run_prints_every_row_and_skips_openvino_with_its_reason(tmp_path):
     out = tmp_path / "llm.json"
     r = subprocess.run([sys.executable, "-m", "bench.llm", "--quick", "--rounds", "1",
-                        "--long-tokens", "12", "--peers", "eager,ge_max_autotune,ov_f32",
+                        "--long-tokens", "12",
+                        "--peers", "eager,ge_max_autotune,eager_bf16,ge_bf16,ov_f32",
                         "--ov-python", str(tmp_path / "no-venv" / "python"),
                         "--json", str(out)],
                        capture_output=True, text=True, cwd=ROOT, timeout=600)
@@ -25,19 +26,23 @@ def test_quick_run_prints_every_row_and_skips_openvino_with_its_reason(tmp_path)
     assert f"OpenVINO rows skipped: no OpenVINO venv at {tmp_path}" in r.stdout
     assert "make bench-llm-venv" in r.stdout
     rows = {row["peer"]: row for row in json.loads(out.read_text())["rows"]}
-    assert list(rows) == ["eager", "ge_max_autotune", "ov_f32"]
+    assert list(rows) == ["eager", "ge_max_autotune", "eager_bf16", "ge_bf16", "ov_f32"]
     assert rows["ov_f32"]["error"].startswith("skipped: no OpenVINO venv")
-    for peer in ("eager", "ge_max_autotune"):
+    for peer in ("eager", "ge_max_autotune", "eager_bf16", "ge_bf16"):
         row = rows[peer]
         assert "error" not in row, row
         assert row["prefill_ms"] > 0 and row["decode_ms"] > 0 and row["rss_warm_mb"] > 0
         assert row["tokens_per_s"] == pytest.approx(1e3 / row["decode_ms"])
         assert len(row["tokens"]) == 8 and row["rounds"] == 1
         assert row["long"]["tokens"] == 12
-        # our backend reproduces eager's greedy tokens, and says how its graphs ran
-        assert row["equal_eager"] == "yes" and row["long"]["equal_eager"] == "yes"
+        # our backend reproduces its reference's greedy tokens (eager bf16's for
+        # a bf16 row), and says how its graphs ran
+        assert row["reference"] == ("eager_bf16" if "bf16" in peer else "eager")
+        assert row["equal_reference"] == "yes" and row["long"]["equal_reference"] == "yes"
     assert rows["ge_max_autotune"]["notes"].startswith("graphs: ")
+    assert rows["ge_bf16"]["notes"].startswith("graphs: ")
     assert "| tiny | ge_max_autotune | dynamic |" in r.stdout
+    assert "| eager_bf16 | yes | yes |" in r.stdout
     assert "| tiny | ov_f32 | stateful | n/a |" in r.stdout
 
 

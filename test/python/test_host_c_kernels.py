@@ -323,3 +323,131 @@ def test_gemv_refuses_what_it_cannot_run():
     for name, (xi, wi, oi) in cases.items():
         assert gemv.linear(xi, wi, None, oi) is None, name
     assert gemv.gated(x, w, torch.randn(4, 7), None, None, out) is None
+
+
+# --- bf16: a bf16 model's decode step ----------------------------------------------------
+
+BF16_ULP = dict(rtol=2**-7, atol=0.0)  # one bf16 rounding step, relative
+
+
+def _mostly_equal(got: torch.Tensor, want: torch.Tensor, share: float = 0.99) -> None:
+    """Equal bit for bit but for a few elements, those one rounding step off:
+    the kernel rounds where torch's bf16 ops round; only fp32 sums taken in
+    another order may land a value on the other side of a bf16 rounding."""
+    assert got.dtype == want.dtype == torch.bfloat16
+    torch.testing.assert_close(got.float(), want.float(), **BF16_ULP)
+    assert (got == want).float().mean() >= share
+
+
+@pytest.mark.parametrize("shape", [(1, 1, 512), (3, 7, 37), (40, 1024), (5,)])
+@pytest.mark.parametrize("weighted", [True, False])
+def test_rms_norm_bf16_rounds_as_the_model(shape, weighted):
+    """HF's RMSNorm on bf16: normalized in fp32, rounded, times the weight, rounded."""
+    torch.manual_seed(0)
+    x = (torch.randn(shape) + 3.0).bfloat16()
+    w = torch.randn(shape[-1]).bfloat16() if weighted else None
+    out = torch.full(shape, float("nan"), dtype=torch.bfloat16)
+    call = rms_norm.kernel(x, w, out, 1e-6)
+    assert call is not None
+    call()
+    _mostly_equal(out, rms_norm.reference(x, w, 1e-6))
+    assert rms_norm.kernel(x, w, torch.empty(shape), 1e-6) is None  # bf16 in, fp32 out
+
+
+@pytest.mark.parametrize("shapes", ROTARY_SHAPES)
+def test_rotary_bf16_is_the_bf16_body_bit_for_bit(shapes):
+    torch.manual_seed(0)
+    x, cos, sin = (torch.randn(s).bfloat16() for s in (shapes[0], shapes[1], shapes[1]))
+    out = torch.full(shapes[0], float("nan"), dtype=torch.bfloat16)
+    rotary.kernel(x, cos, sin, out)()
+    assert torch.equal(out, rotary.reference(x, cos, sin))  # each op rounded as torch's
+    assert rotary.kernel(x, cos.float(), sin, out) is None  # mixed types
+
+
+@pytest.mark.parametrize("case", ATTENTION_CASES)
+def test_row_attention_bf16_is_fp32_inside(case):
+    """bf16 q, k, v: the fp32 attention of the same values, rounded once."""
+    *dims, kind = case
+    b, h, kvh, t, s, d, e = dims
+    q, k, v, mask = (x.bfloat16() if x is not None and x.is_floating_point() else x
+                     for x in _attention_inputs(*case))
+    groups = h // kvh
+    kt = k.transpose(-1, -2) if groups == 1 else k
+    out = torch.full((b, h, t, e), float("nan"), dtype=torch.bfloat16)
+    given = [q, kt, v, mask]
+    operands = [(i, None, tuple(x.shape)) for i, x in enumerate(given) if x is not None]
+    call = row_attention.runner(*operands[:3], operands[3] if mask is not None else None, kind,
+                                float("-inf"), 0.125, out, groups, k_transposed=groups == 1)
+    assert call is not None and call(given)
+    want = row_attention.reference(q.float(), k.float(), v.float(),
+                                   mask.float() if kind == row_attention.ADDITIVE else mask,
+                                   kind, float("-inf"), 0.125, groups).bfloat16()
+    _mostly_equal(out, want, share=0.95)
+    assert not call([q.float(), kt, v, mask])  # fp32 q where bf16 was bound: not taken
+
+
+def test_bf16_decode_tails_match_torch():
+    """A linear added into its residual's bytes, and the gated MLP, at one
+    row: oneDNN's bf16 GEMV, then the body's bf16 add, or silu and product."""
+    from runtime.host import bf16
+
+    torch.manual_seed(0)
+    x = torch.randn(1, 64).bfloat16()
+    w, wg, wu = (torch.randn(48, 64).div(8).bfloat16() for _ in range(3))
+    residual = torch.randn(1, 48).bfloat16()
+    rows = residual.clone()
+    run = bf16.linear_add(x, w, None, rows, [])
+    assert run is not None
+    run()
+    _mostly_equal(rows, residual + nn.functional.linear(x, w), share=0.95)
+    out = torch.empty(1, 48, dtype=torch.bfloat16)
+    run = bf16.gated_mlp(x, [wg, wu], [None, None], out)
+    assert run is not None
+    run()
+    linear = nn.functional.linear
+    _mostly_equal(out, nn.functional.silu(linear(x, wg)) * linear(x, wu), share=0.9)
+    assert bf16.gated_mlp(x, [wg, wu], [None, None], torch.empty(8, 48, dtype=torch.bfloat16)) \
+        is None  # prefill rows: the body op by op
+
+
+def test_bf16_llama_decode_step_runs_bound_kernels_and_matches_eager():
+    """A bf16 Llama's decode step over its static cache: norms, rotary and
+    linears are oneDNN or C calls, attention the C loop; logits as eager bf16's."""
+    import transformers
+    from transformers.integrations.executorch import TorchExportableModuleWithStaticCache
+
+    import npu_graph
+
+    torch.manual_seed(0)
+    config = transformers.LlamaConfig(vocab_size=256, hidden_size=64, intermediate_size=128,
+                                      num_hidden_layers=2, num_attention_heads=4,
+                                      num_key_value_heads=2, max_position_embeddings=64)
+    model = transformers.LlamaForCausalLM(config).eval().to(torch.bfloat16)
+    with torch.no_grad():  # weights other than ones: the norms keep their products
+        for layer in model.model.layers:
+            layer.input_layernorm.weight.uniform_(0.5, 1.5)
+    model.generation_config.cache_implementation = "static"
+    eager, ours = (TorchExportableModuleWithStaticCache(model, batch_size=1, max_cache_len=32)
+                   for _ in range(2))
+    compiled = npu_graph.NpuGraph(ours, input_spec=(torch.tensor([[1]]), None,
+                                                    torch.tensor([0]))).optimize()
+    exe = compiled.executable
+    paths = {}
+    for task, runner in zip(exe.tasks, exe.runners):
+        kind = "+".join(op.name.removeprefix("ge.") for op in task.op.body.block.ops
+                        if op.name != "ge.yield")
+        paths.setdefault(kind, set()).add(
+            getattr(runner, "path", "bare" if hasattr(runner, "bare") else
+                    getattr(runner, "__name__", "generic")))
+    assert paths["cast+rms_norm+cast+mul"] == paths["cast+rms_norm+cast"] == {"bare"}, paths
+    assert paths["mul+slice+slice+neg+concat+mul+add"] == {"bare"}, paths
+    assert {p.split(":")[0] for k, ps in paths.items() if "linear" in k for p in ps} \
+        == {"onednn-bf16"}, paths
+    assert {p for k, ps in paths.items() if "softmax" in k for p in ps} \
+        == {"c-loop-bf16:row_attention"}, paths
+    for pos, token in enumerate([3, 17, 99, 5]):
+        got = compiled(torch.tensor([[token]]), None, torch.tensor([pos]))
+        with torch.no_grad():
+            want = eager(torch.tensor([[token]]), cache_position=torch.tensor([pos]))
+        torch.testing.assert_close(got.float(), want.float(), rtol=2e-2, atol=2e-2)
+        assert got.argmax() == want.argmax()

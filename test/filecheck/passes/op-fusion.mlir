@@ -806,3 +806,27 @@ func.func @add_rms_norm(%x: tensor<2x3x8xf32>, %y: tensor<2x3x8xf32>) -> tensor<
   %n = ge.rms_norm %s, %g {normalized_shape = array<i64: 8>, epsilon = 1.0e-06 : f64} : tensor<2x3x8xf32>, tensor<8xf32> -> tensor<2x3x8xf32>
   func.return %n : tensor<2x3x8xf32>
 }
+
+// -----
+
+// rms_norm_16bit: a bf16 model's RMSNorm, in fp32 between two casts, then its weight.
+// CHECK-LABEL: func.func @rms_norm_16bit
+// CHECK:         %[[N:[^ ]*]] = ge.fused "rms_norm_16bit"(%x, %g)
+// CHECK-NEXT:    ^bb0
+// CHECK-NEXT:      ge.cast
+// CHECK-NEXT:      ge.rms_norm
+// CHECK-NEXT:      ge.cast
+// CHECK-NEXT:      ge.mul
+// CHECK-NEXT:      ge.yield
+// CHECK:         ge.fused "rms_norm_16bit"(%x)
+func.func @rms_norm_16bit(%x: tensor<1x1x8xbf16>) -> (tensor<1x1x8xbf16>, tensor<1x1x8xbf16>) {
+  %g = ge.const dense<1.5> : tensor<8xbf16>
+  %w = ge.cast %x : tensor<1x1x8xbf16> -> tensor<1x1x8xf32>
+  %n = ge.rms_norm %w {normalized_shape = array<i64: 8>, epsilon = 1.0e-06 : f64} : tensor<1x1x8xf32> -> tensor<1x1x8xf32>
+  %c = ge.cast %n : tensor<1x1x8xf32> -> tensor<1x1x8xbf16>
+  %y = ge.mul %g, %c : tensor<8xbf16>, tensor<1x1x8xbf16> -> tensor<1x1x8xbf16>
+  %w2 = ge.cast %x : tensor<1x1x8xbf16> -> tensor<1x1x8xf32>
+  %n2 = ge.rms_norm %w2 {normalized_shape = array<i64: 8>, epsilon = 1.0e-06 : f64} : tensor<1x1x8xf32> -> tensor<1x1x8xf32>
+  %c2 = ge.cast %n2 : tensor<1x1x8xf32> -> tensor<1x1x8xbf16>
+  func.return %y, %c2 : tensor<1x1x8xbf16>, tensor<1x1x8xbf16>
+}
