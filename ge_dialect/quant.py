@@ -217,16 +217,18 @@ class WeightQuantLinearOp(GEOp):
 class QuantizedCubeOp(GEOp):
     """Shared by the int8 cube ops: an int8 (or uint8) input with one scale,
     an int8 weight with one scale per output channel, then in fp32 the bias,
-    a residual and a ReLU, and last, with `output_scale`, a requantization:
+    a residual and a ReLU (capped at `clip_max`: ReLU6), and last, with
+    `output_scale`, a requantization:
 
         acc = sum(input * weight)                      (int32)
         y   = acc * input_scale * weight_scale[c] + bias[c] (+ residual)
               (an i8 residual counts residual * residual_scale)
         y   = relu(y)                                  (with `relu`)
+        y   = min(y, clip_max)                         (with `clip_max`, after `relu`)
         out = saturate(round_half_even(y / output_scale))   (int8, with output_scale)
 
     which is what dequantize -> conv / linear -> [add] -> [relu] -> quantize
-    computes, with the float products replaced by integer ones. Zero points
+    (or -> clamp(0, clip_max) ->) computes, with the float products replaced by integer ones. Zero points
     are 0 (symmetric int8). Without `output_scale` the result is y in fp32."""
 
     input = operand_def(AnyTensor)
@@ -239,6 +241,7 @@ class QuantizedCubeOp(GEOp):
     output_scale = opt_prop_def(FloatAttr)
     residual_scale = opt_prop_def(FloatAttr)
     relu = opt_prop_def(UnitAttr)
+    clip_max = opt_prop_def(FloatAttr)
     traits = traits_def(Pure(), CubeWork())
 
     def quantized_output(self) -> bool:
@@ -268,7 +271,9 @@ class QuantizedCubeOp(GEOp):
         else:
             check(kind(self.output) == "f32", "the output (without output_scale)", "f32",
                   self.output)
-        for what in ("input_scale", "output_scale", "residual_scale"):
+        if self.clip_max is not None and self.relu is None:
+            raise VerifyException(f"{self.name}: clip_max without relu")
+        for what in ("input_scale", "output_scale", "residual_scale", "clip_max"):
             attr = getattr(self, what)
             if attr is not None and (attr.type != f32 or not attr.value.data > 0):
                 raise VerifyException(f"{self.name}: {what} must be a positive f32, got {attr}")
@@ -288,7 +293,7 @@ class QuantizedCubeOp(GEOp):
 
 
 def _quantized_props(input_scale: float, output_scale: float | None, relu: bool,
-                     residual_scale: float | None) -> dict:
+                     residual_scale: float | None, clip_max: float | None) -> dict:
     props = {"input_scale": FloatAttr(input_scale, f32)}
     if output_scale is not None:
         props["output_scale"] = FloatAttr(output_scale, f32)
@@ -296,6 +301,8 @@ def _quantized_props(input_scale: float, output_scale: float | None, relu: bool,
         props["residual_scale"] = FloatAttr(residual_scale, f32)
     if relu:
         props["relu"] = UnitAttr()
+    if clip_max is not None:
+        props["clip_max"] = FloatAttr(clip_max, f32)
     return props
 
 
@@ -327,10 +334,11 @@ class QuantizedConv2dOp(QuantizedCubeOp):
     def __init__(self, input: SSAValue, weight: SSAValue, weight_scale: SSAValue,
                  bias: SSAValue | None, residual: SSAValue | None, stride, padding, dilation,
                  groups: int, input_scale: float, output_scale: float | None = None,
-                 relu: bool = False, residual_scale: float | None = None):
+                 relu: bool = False, residual_scale: float | None = None,
+                 clip_max: float | None = None):
         props = {"stride": i64_array(stride), "padding": i64_array(padding),
                  "dilation": i64_array(dilation), "groups": IntegerAttr(groups, i64),
-                 **_quantized_props(input_scale, output_scale, relu, residual_scale)}
+                 **_quantized_props(input_scale, output_scale, relu, residual_scale, clip_max)}
         shape = shapes.conv2d(shape_of(input), shape_of(weight), stride, padding, dilation,
                               groups)
         out = int8() if output_scale is not None else f32
@@ -370,14 +378,14 @@ class QuantizedLinearOp(QuantizedCubeOp):
     def __init__(self, input: SSAValue, weight: SSAValue, weight_scale: SSAValue,
                  bias: SSAValue | None, residual: SSAValue | None, input_scale: float,
                  output_scale: float | None = None, relu: bool = False,
-                 residual_scale: float | None = None):
+                 residual_scale: float | None = None, clip_max: float | None = None):
         shape = shapes.linear(shape_of(input), shape_of(weight))
         out = int8() if output_scale is not None else f32
         super().__init__(operands=[input, weight, weight_scale, [bias] if bias else [],
                                    [residual] if residual else []],
                          result_types=[TensorType(out, shape)],
                          properties=_quantized_props(input_scale, output_scale, relu,
-                                                     residual_scale))
+                                                     residual_scale, clip_max))
 
     def infer_shape(self) -> Shape:
         weight = shape_of(self.weight)

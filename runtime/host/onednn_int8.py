@@ -11,8 +11,8 @@ with s8 (or u8) source, s8 weights reordered once at load into the layout
 the kernel wants, the scales as runtime arguments (`set_scales_mask`: one
 for the source and destination, one per output channel for the weights),
 the residual as a binary-add post-op (an fp32 one as it is, an i8 one
-between two linear post-ops that apply its scale) and the ReLU as an
-eltwise post-op; an s8 destination is the requantization, saturated and
+between two linear post-ops that apply its scale) and the ReLU (or ReLU6,
+a clip) as an eltwise post-op; an s8 destination is the requantization, saturated and
 rounded to nearest even, as ONNX's QuantizeLinear rounds. On AMX the
 kernels are `brgconv:avx512_core_amx`; with VNNI, `brgconv:avx512_core_vnni`.
 
@@ -52,6 +52,8 @@ def _epilogue(op, y: torch.Tensor, residual: torch.Tensor | None) -> torch.Tenso
         y = y + residual
     if op.relu is not None:
         y = torch.relu(y)
+    if op.clip_max is not None:
+        y = torch.clamp_max(y, op.clip_max.value.data)
     if op.output_scale is None:
         return y
     return int8.quantize(y, torch.tensor(op.output_scale.value.data), None, 0, torch.int8)
@@ -119,8 +121,8 @@ def _residual_post_ops(residual: torch.Tensor, scale: float | None) -> list[tupl
 def cube_primitive(x: torch.Tensor, weight: torch.Tensor, weight_scale: torch.Tensor,
                    bias: torch.Tensor | None, residual: torch.Tensor | None,
                    out: torch.Tensor, input_scale: float, output_scale: float | None,
-                   relu: bool, conv: tuple | None, residual_scale: float | None = None
-                   ) -> dnnl.Primitive:
+                   relu: bool, conv: tuple | None, residual_scale: float | None = None,
+                   clip_max: float | None = None) -> dnnl.Primitive:
     """The int8 conv (`conv` = stride, padding, dilation, groups) or inner
     product (`conv` None: x [rows, in], weight [out, in]) between bound views."""
     lib = dnnl.library()
@@ -128,8 +130,10 @@ def cube_primitive(x: torch.Tensor, weight: torch.Tensor, weight_scale: torch.Te
         raise dnnl.OneDNNError("no oneDNN library")
     groups = conv[3] if conv is not None else 1
     grouped = weight if groups == 1 else weight.reshape(groups, -1, *weight.shape[1:])
+    activation = (("eltwise", "relu", 0.0, 0.0) if clip_max is None
+                  else ("eltwise", "clip", 0.0, clip_max))
     post_ops = (_residual_post_ops(residual, residual_scale) if residual is not None else []
-                ) + ([("eltwise", "relu", 0.0, 0.0)] if relu else [])
+                ) + ([activation] if relu else [])
     handles = dnnl._Handles()
     try:
         src, dst = handles.of(x), handles.of(out)
@@ -256,10 +260,11 @@ def cube_runner(t):
         residual = residual.reshape(out.shape) if residual is not None else None
     output_scale = op.output_scale.value.data if op.output_scale is not None else None
     residual_scale = op.residual_scale.value.data if op.residual_scale is not None else None
+    clip_max = op.clip_max.value.data if op.clip_max is not None else None
     try:
         primitive = cube_primitive(x, weight, t.ins[idx["weight_scale"]], bias, residual, out,
                                    op.input_scale.value.data, output_scale, op.relu is not None,
-                                   conv, residual_scale)
+                                   conv, residual_scale, clip_max)
     except dnnl.OneDNNError as e:
         _fallback(op, str(e))
         return None

@@ -165,7 +165,7 @@ def test_compiled_int8_matches_qdq_and_fp32_top1(graphs, primitives):
 
 
 class Mixed(nn.Module):
-    """A depthwise conv (grouped weights: one scale per output channel over
+    """A depthwise conv with ReLU6 (grouped weights: one scale per output channel over
     two weight dims) and a linear with a residual (h + fc2(relu(fc1(h)))),
     read by another linear: the residual stream goes on in int8."""
 
@@ -179,7 +179,7 @@ class Mixed(nn.Module):
         self.fc3 = nn.Linear(16, 4)
 
     def forward(self, x):
-        x = torch.relu(self.pw(torch.relu(self.dw(torch.relu(self.conv(x))))))
+        x = torch.relu(self.pw(nn.functional.relu6(self.dw(torch.relu(self.conv(x))))))
         h = nn.functional.adaptive_avg_pool2d(x, 1).flatten(1)
         return self.fc3(h + self.fc2(torch.relu(self.fc1(h))))
 
@@ -196,6 +196,9 @@ def test_grouped_conv_and_linear_residual_run_as_int8_primitives():
     (residual_linear,) = [op for op in _ops(folded, ge.QuantizedLinearOp)
                           if op.residual is not None]
     assert residual_linear.residual_scale is not None  # h is quantized for fc1 anyway
+    (relu6,) = [op for op in _ops(folded, ge.QuantizedConv2dOp) if op.clip_max is not None]
+    assert relu6.clip_max.value.data == 6.0 and relu6.groups.value.data == 8
+    assert not _ops(folded, ge.ClampOp)
     x = torch.randn(4, 3, 12, 12)
     reference = evaluate(qdq.module, x)[0]
     assert torch.equal(evaluate(folded.module, x)[0], reference)

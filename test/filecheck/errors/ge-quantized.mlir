@@ -29,3 +29,11 @@ func.func @negative_scale(%x: tensor<1x3x8x8xi8>, %w: tensor<4x3x3x3xi8>, %s: te
   %y = ge.quantized_conv2d %x, %w, %s {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64, input_scale = -0.02 : f32} : tensor<1x3x8x8xi8>, tensor<4x3x3x3xi8>, tensor<4xf32> -> tensor<1x4x6x6xf32>
   func.return %y : tensor<1x4x6x6xf32>
 }
+
+// -----
+
+// CHECK: {{^}}ge.quantized_linear: clip_max without relu{{$}}
+func.func @clip_without_relu(%x: tensor<2x8xi8>, %w: tensor<4x8xi8>, %s: tensor<4xf32>) -> tensor<2x4xf32> {
+  %y = ge.quantized_linear %x, %w, %s {input_scale = 0.02 : f32, clip_max = 6.0 : f32} : tensor<2x8xi8>, tensor<4x8xi8>, tensor<4xf32> -> tensor<2x4xf32>
+  func.return %y : tensor<2x4xf32>
+}

@@ -161,3 +161,30 @@ func.func @max_pool(%xq: tensor<1x1x4x4xi8>, %f: tensor<1x1x4x4xf32>) -> (tensor
   %p2q = ge.quantize %p2, %s1 {axis = 1 : i64} : tensor<1x1x2x2xf32>, tensor<f32> -> tensor<1x1x2x2xi8>
   func.return %q, %p2q, %f : tensor<1x1x2x2xi8>, tensor<1x1x2x2xi8>, tensor<1x1x4x4xf32>
 }
+
+// -----
+
+// A ReLU6 (clamp 0..6) after a conv folds as relu with clip_max; a clamp
+// whose lower bound is not 0 (-1..1) is not a ReLU and stays float, with the
+// conv before it writing fp32 and the quantize after it kept.
+// CHECK-LABEL: func.func @relu6_and_clamp
+// CHECK:         %y = ge.quantized_conv2d %xq, %{{.*}}, %{{.*}} {{{.*}}output_scale = 1.000000e-01 : f32, relu, clip_max = 6.000000e+00 : f32} : tensor<1x1x4x4xi8>, tensor<1x1x1x1xi8>, tensor<1xf32> -> tensor<1x1x4x4xi8>
+// CHECK:         %[[C:.*]] = ge.quantized_conv2d %xq, %{{.*}}, %{{.*}} {{{.*}}input_scale = 5.000000e-02 : f32} : tensor<1x1x4x4xi8>, tensor<1x1x1x1xi8>, tensor<1xf32> -> tensor<1x1x4x4xf32>
+// CHECK-NEXT:    %[[K:.*]] = ge.clamp %[[C]] {min = -1.000000e+00 : f64, max = 1.000000e+00 : f64}
+// CHECK-NEXT:    %z = ge.quantize %[[K]]
+func.func @relu6_and_clamp(%xq: tensor<1x1x4x4xi8>) -> (tensor<1x1x4x4xi8>, tensor<1x1x4x4xi8>) {
+  %sx = ge.const dense<0.05> : tensor<f32>
+  %sy = ge.const dense<0.1> : tensor<f32>
+  %wq = ge.const dense<10> : tensor<1x1x1x1xi8>
+  %sw = ge.const dense<0.01> : tensor<f32>
+  %x = ge.dequantize %xq, %sx {axis = 1 : i64} : tensor<1x1x4x4xi8>, tensor<f32> -> tensor<1x1x4x4xf32>
+  %w = ge.dequantize %wq, %sw {axis = 0 : i64} : tensor<1x1x1x1xi8>, tensor<f32> -> tensor<1x1x1x1xf32>
+  %c = ge.conv2d %x, %w {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : tensor<1x1x4x4xf32>, tensor<1x1x1x1xf32> -> tensor<1x1x4x4xf32>
+  %r = ge.clamp %c {min = 0.0 : f64, max = 6.0 : f64} : tensor<1x1x4x4xf32>
+  %y = ge.quantize %r, %sy {axis = 1 : i64} : tensor<1x1x4x4xf32>, tensor<f32> -> tensor<1x1x4x4xi8>
+  %w2 = ge.dequantize %wq, %sw {axis = 0 : i64} : tensor<1x1x1x1xi8>, tensor<f32> -> tensor<1x1x1x1xf32>
+  %c2 = ge.conv2d %x, %w2 {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : tensor<1x1x4x4xf32>, tensor<1x1x1x1xf32> -> tensor<1x1x4x4xf32>
+  %k = ge.clamp %c2 {min = -1.0 : f64, max = 1.0 : f64} : tensor<1x1x4x4xf32>
+  %z = ge.quantize %k, %sy {axis = 1 : i64} : tensor<1x1x4x4xf32>, tensor<f32> -> tensor<1x1x4x4xi8>
+  func.return %y, %z : tensor<1x1x4x4xi8>, tensor<1x1x4x4xi8>
+}
