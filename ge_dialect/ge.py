@@ -917,3 +917,12 @@ def views(*kinds: str) -> tuple[type[IRDLOperation], ...]:
 # numbering: elementwise ops and reshapes. The memory plan lets such an op
 # write over an operand it reads last; the plan verifier allows exactly that.
 SAME_INDEX_OPS = (*ops_with(Elementwise), *views("reshape"))
+
+
+def reads_by_index(use) -> bool:
+    """The operand of `use` is read at flat index i only for result element i:
+    any operand of a SAME_INDEX_OPS op, or one an op lists in its
+    `by_index_operands()` (an int8 conv's residual, added in its epilogue)."""
+    op = use.operation
+    return isinstance(op, SAME_INDEX_OPS) or use.index in getattr(
+        op, "by_index_operands", lambda: ())()

@@ -247,6 +247,11 @@ class QuantizedCubeOp(GEOp):
     def quantized_output(self) -> bool:
         return self.output_scale is not None
 
+    def by_index_operands(self) -> tuple[int, ...]:
+        """The residual (the last operand, when there is one) is read at index
+        i for output element i only: the output may take its bytes."""
+        return (len(self.operands) - 1,) if self.residual is not None else ()
+
     def verify_element_types(self) -> None:
         def check(ok: bool, what: str, wanted: str, value) -> None:
             if not ok:

@@ -391,8 +391,9 @@ def _impl(pd) -> str:
 
 def _attributes(handles: _Handles, post_ops: Sequence[tuple]) -> tuple[ctypes.c_void_p, dict]:
     """User-managed scratchpad and the post-ops: ("sum",) accumulates into the
-    destination, ("add", view) adds a tensor of the destination's shape read
-    in its own type and layout (a binary post-op: an fp32 residual into a
+    destination (("sum", scale): scale times its stored values), ("add",
+    view) adds a tensor of the destination's shape read in its own type and
+    layout (a binary post-op: an fp32 residual into a
     bf16 destination, or a residual that is not the destination's bytes),
     ("eltwise", name, alpha, beta) applies an ELTWISE kind. Also the
     arguments the "add" post-ops read, {arg: (md, view)}."""
@@ -407,7 +408,8 @@ def _attributes(handles: _Handles, post_ops: Sequence[tuple]) -> tuple[ctypes.c_
         _check(lib.dnnl_post_ops_create(ctypes.byref(ops)), "dnnl_post_ops_create")
         for i, op in enumerate(post_ops):
             if op[0] == "sum":
-                _check(lib.dnnl_post_ops_append_sum(ops, 1.0, 0, 0), "dnnl_post_ops_append_sum")
+                scale = op[1] if len(op) > 1 else 1.0
+                _check(lib.dnnl_post_ops_append_sum(ops, scale, 0, 0), "dnnl_post_ops_append_sum")
             elif op[0] == "add":
                 md = handles.of(op[1])
                 _check(lib.dnnl_post_ops_append_binary(ops, BINARY_ADD, md),

@@ -108,10 +108,16 @@ def _scale_args(handles, scales: dict[int, torch.Tensor], args: dict, keep: list
         args[ATTR_SCALES | arg] = (handles.md(s.shape, s.stride()), s.data_ptr())
 
 
-def _residual_post_ops(residual: torch.Tensor, scale: float | None) -> list[tuple]:
-    """Add `residual` to the fp32 result: a binary add; an i8 residual (times
-    `scale`) between two linear post-ops, y = (y / scale + r) * scale, as
-    oneDNN's binary post-op reads its source unscaled."""
+def _residual_post_ops(residual: torch.Tensor, scale: float | None,
+                       out: torch.Tensor) -> list[tuple]:
+    """Add `residual` to the fp32 result: where it is the destination's own
+    bytes (memory-reuse wrote the op in place), a sum post-op that reads
+    them (times `scale`, for an i8 one); otherwise a binary add, an i8
+    residual (times `scale`) between two linear post-ops, y = (y / scale +
+    r) * scale, as oneDNN's binary post-op reads its source unscaled."""
+    if (residual.data_ptr() == out.data_ptr() and residual.dtype == out.dtype
+            and residual.stride() == out.stride()):
+        return [("sum", 1.0 if scale is None else scale)]
     if scale is None:
         return [("add", residual)]
     return [("eltwise", "linear", 1.0 / scale, 0.0), ("add", residual),
@@ -132,7 +138,7 @@ def cube_primitive(x: torch.Tensor, weight: torch.Tensor, weight_scale: torch.Te
     grouped = weight if groups == 1 else weight.reshape(groups, -1, *weight.shape[1:])
     activation = (("eltwise", "relu", 0.0, 0.0) if clip_max is None
                   else ("eltwise", "clip", 0.0, clip_max))
-    post_ops = (_residual_post_ops(residual, residual_scale) if residual is not None else []
+    post_ops = (_residual_post_ops(residual, residual_scale, out) if residual is not None else []
                 ) + ([activation] if relu else [])
     handles = dnnl._Handles()
     try:
