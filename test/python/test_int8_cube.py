@@ -107,11 +107,15 @@ def test_every_cube_op_folds_and_int8_flows_between_tasks(graphs):
     # the residual adds and the ReLU after them are in the second convs
     assert not _ops(folded, ge.AddOp | ge.ReluOp)
     assert sum(op.residual is not None for op in convs) == 2
-    # layer1's residual (the max-pool's output) is quantized for its first
-    # conv anyway, so it is added as that int8 tensor (quantize-residuals)
-    (int8_residual,) = [op for op in convs if op.residual_scale is not None]
-    assert str(int8_residual.residual.type.element_type) == "i8"
-    assert isinstance(int8_residual.residual.owner, ge.MaxPool2dOp)
+    # both residuals are int8: layer1's (the max-pool's output) is quantized
+    # for its first conv anyway (quantize-residuals), layer2's strided
+    # shortcut conv has its output calibrated and writes int8 (quantize-static)
+    residuals = {type(op.residual.owner): op for op in convs if op.residual is not None}
+    assert set(residuals) == {ge.MaxPool2dOp, ge.QuantizedConv2dOp}
+    for op in residuals.values():
+        assert op.residual_scale is not None and str(op.residual.type.element_type) == "i8"
+    shortcut = residuals[ge.QuantizedConv2dOp].residual.owner
+    assert shortcut.output_scale.value.data == residuals[ge.QuantizedConv2dOp].residual_scale.value.data
     # the stem's max-pool runs on int8 (quantize moved before it, exactly),
     # so the stem conv writes int8 too: the image and the pooled features
     # are the only tensors quantized by a task of their own
@@ -128,12 +132,15 @@ def test_lowered_int8_tasks_are_cube_tasks_on_i8_buffers(graphs):
     i8_buffers = {v for t in int8_tasks for v in t.outs
                   if str(v.type.element_type) == "i8"}
     readers = [t for t in int8_tasks if any(v in i8_buffers for v in t.ins)]
-    assert len(i8_buffers) == 4 and len(readers) == 4
-    # the conv with the int8 residual (read last there) writes over its
-    # bytes, so oneDNN adds it in place (a sum post-op)
-    (residual_task,) = [t for t in int8_tasks if any(
+    assert len(i8_buffers) == 5 and len(readers) == 4
+    # a conv with an int8 residual (read last there) and an int8 output
+    # writes over the residual's bytes, so oneDNN adds it in place (a sum
+    # post-op); layer2's, with an fp32 output for the pooling, cannot
+    residual_tasks = [t for t in int8_tasks if any(
         getattr(o, "residual_scale", None) is not None for o in t.body.walk())]
-    assert residual_task.ins[-1].owner.offset == residual_task.outs[0].owner.offset
+    in_place = [t.ins[-1].owner.offset == t.outs[0].owner.offset for t in residual_tasks]
+    out_types = [str(t.outs[0].type.element_type) for t in residual_tasks]
+    assert in_place == [True, False] and out_types == ["i8", "f32"]
 
 
 def test_reference_kernels_match_the_qdq_graph_exactly(graphs):
