@@ -17,6 +17,7 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     IntegerType,
     Signedness,
+    StringAttr,
     TensorType,
     UnitAttr,
     f32,
@@ -38,6 +39,7 @@ from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
 from ge_dialect import shapes
+from ge_dialect.elementwise import GeluOp
 from ge_dialect.op_base import (
     AnyTensor,
     GEOp,
@@ -217,18 +219,19 @@ class WeightQuantLinearOp(GEOp):
 class QuantizedCubeOp(GEOp):
     """Shared by the int8 cube ops: an int8 (or uint8) input with one scale,
     an int8 weight with one scale per output channel, then in fp32 the bias,
-    a residual and a ReLU (capped at `clip_max`: ReLU6), and last, with
-    `output_scale`, a requantization:
+    a residual and an activation (a ReLU, capped at `clip_max` for ReLU6, or
+    a GELU), and last, with `output_scale`, a requantization:
 
         acc = sum(input * weight)                      (int32)
         y   = acc * input_scale * weight_scale[c] + bias[c] (+ residual)
               (an i8 residual counts residual * residual_scale)
         y   = relu(y)                                  (with `relu`)
         y   = min(y, clip_max)                         (with `clip_max`, after `relu`)
+        y   = gelu(y)                     (with `gelu`, its approximation: "none" or "tanh")
         out = saturate(round_half_even(y / output_scale))   (int8, with output_scale)
 
     which is what dequantize -> conv / linear -> [add] -> [relu] -> quantize
-    (or -> clamp(0, clip_max) ->) computes, with the float products replaced by integer ones. Zero points
+    (or -> clamp(0, clip_max) ->, or -> gelu ->) computes, with the float products replaced by integer ones. Zero points
     are 0 (symmetric int8). Without `output_scale` the result is y in fp32."""
 
     input = operand_def(AnyTensor)
@@ -242,6 +245,7 @@ class QuantizedCubeOp(GEOp):
     residual_scale = opt_prop_def(FloatAttr)
     relu = opt_prop_def(UnitAttr)
     clip_max = opt_prop_def(FloatAttr)
+    gelu = opt_prop_def(StringAttr)
     traits = traits_def(Pure(), CubeWork())
 
     def quantized_output(self) -> bool:
@@ -278,6 +282,10 @@ class QuantizedCubeOp(GEOp):
                   self.output)
         if self.clip_max is not None and self.relu is None:
             raise VerifyException(f"{self.name}: clip_max without relu")
+        if self.gelu is not None and (self.relu is not None
+                                      or self.gelu.data not in GeluOp.APPROXIMATIONS):
+            raise VerifyException(f"{self.name}: gelu must be one of "
+                                  f"{', '.join(GeluOp.APPROXIMATIONS)}, without relu")
         for what in ("input_scale", "output_scale", "residual_scale", "clip_max"):
             attr = getattr(self, what)
             if attr is not None and (attr.type != f32 or not attr.value.data > 0):
@@ -298,7 +306,8 @@ class QuantizedCubeOp(GEOp):
 
 
 def _quantized_props(input_scale: float, output_scale: float | None, relu: bool,
-                     residual_scale: float | None, clip_max: float | None) -> dict:
+                     residual_scale: float | None, clip_max: float | None,
+                     gelu: str | None) -> dict:
     props = {"input_scale": FloatAttr(input_scale, f32)}
     if output_scale is not None:
         props["output_scale"] = FloatAttr(output_scale, f32)
@@ -308,6 +317,8 @@ def _quantized_props(input_scale: float, output_scale: float | None, relu: bool,
         props["relu"] = UnitAttr()
     if clip_max is not None:
         props["clip_max"] = FloatAttr(clip_max, f32)
+    if gelu is not None:
+        props["gelu"] = StringAttr(gelu)
     return props
 
 
@@ -340,10 +351,11 @@ class QuantizedConv2dOp(QuantizedCubeOp):
                  bias: SSAValue | None, residual: SSAValue | None, stride, padding, dilation,
                  groups: int, input_scale: float, output_scale: float | None = None,
                  relu: bool = False, residual_scale: float | None = None,
-                 clip_max: float | None = None):
+                 clip_max: float | None = None, gelu: str | None = None):
         props = {"stride": i64_array(stride), "padding": i64_array(padding),
                  "dilation": i64_array(dilation), "groups": IntegerAttr(groups, i64),
-                 **_quantized_props(input_scale, output_scale, relu, residual_scale, clip_max)}
+                 **_quantized_props(input_scale, output_scale, relu, residual_scale, clip_max,
+                                    gelu)}
         shape = shapes.conv2d(shape_of(input), shape_of(weight), stride, padding, dilation,
                               groups)
         out = int8() if output_scale is not None else f32
@@ -383,14 +395,15 @@ class QuantizedLinearOp(QuantizedCubeOp):
     def __init__(self, input: SSAValue, weight: SSAValue, weight_scale: SSAValue,
                  bias: SSAValue | None, residual: SSAValue | None, input_scale: float,
                  output_scale: float | None = None, relu: bool = False,
-                 residual_scale: float | None = None, clip_max: float | None = None):
+                 residual_scale: float | None = None, clip_max: float | None = None,
+                 gelu: str | None = None):
         shape = shapes.linear(shape_of(input), shape_of(weight))
         out = int8() if output_scale is not None else f32
         super().__init__(operands=[input, weight, weight_scale, [bias] if bias else [],
                                    [residual] if residual else []],
                          result_types=[TensorType(out, shape)],
                          properties=_quantized_props(input_scale, output_scale, relu,
-                                                     residual_scale, clip_max))
+                                                     residual_scale, clip_max, gelu))
 
     def infer_shape(self) -> Shape:
         weight = shape_of(self.weight)

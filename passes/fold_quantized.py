@@ -2,7 +2,7 @@
 
     q?(relu?(add?(conv2d(dq(xq, sx), dq(Wq, sw), b), r)))
       -> quantized_conv2d(xq, Wq, sw, b, r) {input_scale = sx, output_scale = sy?, relu?}
-    relu? may be clamp(0, c) (ReLU6): relu with clip_max = c
+    relu? may be clamp(0, c) (ReLU6): relu with clip_max = c; or a gelu
     q?(relu?(add?(linear(dq(xq, sx), dq(Wq, sw), b), r)))   -> quantized_linear(...)
     q?(relu?(add?(matmul(dq(xq, sx), dq(Kq, sk, axis 1)), r))) -> quantized_linear(xq, Kq^T, sk, r)
     q(max_pool2d(x), s) -> max_pool2d(q(x, s))      (first: exact, and x's producer then folds q)
@@ -24,7 +24,8 @@ What folds, and what stays:
   broadcasting) is the residual, added in fp32 after the scales; if that
   tensor is a `dequantize` of i8 (one scale, no zero point), the residual
   is the i8 tensor with its scale as `residual_scale` (int8 bytes read);
-- a `relu` of that, or a `clamp` with min 0 (ReLU6: `clip_max` = its max);
+- a `relu` of that, a `clamp` with min 0 (ReLU6: `clip_max` = its max),
+  or a `gelu` (a transformer's FFN: the int8 result feeds the next linear);
 - the output is int8 with `output_scale` when every reader of the result
   is a `quantize` to i8 with the same single scale and no zero point;
   otherwise (another reader, a graph result, per-channel or differing
@@ -117,6 +118,7 @@ class Epilogue:
     residual_scale: np.float32 | None = None
     relu: bool = False
     clip_max: float | None = None
+    gelu: str | None = None
     quantizes: tuple[Operation, ...] = ()
     output_scale: np.float32 | None = None
 
@@ -126,7 +128,7 @@ class Epilogue:
 
 
 def epilogue(op: Operation) -> Epilogue:
-    """The longest add -> relu / clamp(0, c) -> quantize tail of `op` that folds
+    """The longest add -> relu / clamp(0, c) / gelu -> quantize tail of `op` that folds
     (see the module doc)."""
     tail = Epilogue([op])
     add = _sole_user(tail.result)
@@ -140,11 +142,16 @@ def epilogue(op: Operation) -> Epilogue:
                 tail.residual, tail.residual_scale = int8_residual
     act = _sole_user(tail.result)
     bounds = act.bounds() if isinstance(act, ge.ClampOp) else None
-    if (isinstance(act, ge.ReluOp) or bounds is not None and bounds[0] == 0.0
-            and (bounds[1] is None or bounds[1] > 0.0)) and act.output.type == tail.result.type:
+    if act is not None and act.results and act.results[0].type != tail.result.type:
+        act = None
+    if isinstance(act, ge.ReluOp) or bounds is not None and bounds[0] == 0.0 and (
+            bounds[1] is None or bounds[1] > 0.0):
         tail.ops.append(act)
         tail.relu = True
         tail.clip_max = bounds[1] if bounds is not None else None
+    elif isinstance(act, ge.GeluOp):
+        tail.ops.append(act)
+        tail.gelu = act.approximate.data
     users = [use.operation for use in tail.result.uses]
     scales = {per_tensor_scale(q.scale) if isinstance(q, ge.QuantizeOp) and q.zero_point is None
               and _element(q.output) == "i8" else None for q in users}
@@ -220,10 +227,10 @@ class FoldQuantizedCube(RewritePattern):
             new = ge.QuantizedConv2dOp(xq, wq, scales, bias, tail.residual,
                                        op.stride.get_values(), op.padding.get_values(),
                                        op.dilation.get_values(), op.groups.value.data,
-                                       float(sx), out, tail.relu, sr, tail.clip_max)
+                                       float(sx), out, tail.relu, sr, tail.clip_max, tail.gelu)
         else:
             new = ge.QuantizedLinearOp(xq, wq, scales, bias, tail.residual, float(sx), out,
-                                       tail.relu, sr, tail.clip_max)
+                                       tail.relu, sr, tail.clip_max, tail.gelu)
         named = tail.quantizes[0].output if len(tail.quantizes) == 1 else tail.result
         new.output.name_hint = named.name_hint or tail.result.name_hint
         rewriter.insert(new, InsertPoint.before(last))

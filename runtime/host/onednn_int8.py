@@ -11,8 +11,9 @@ with s8 (or u8) source, s8 weights reordered once at load into the layout
 the kernel wants, the scales as runtime arguments (`set_scales_mask`: one
 for the source and destination, one per output channel for the weights),
 the residual as a binary-add post-op (an fp32 one as it is, an i8 one
-between two linear post-ops that apply its scale) and the ReLU (or ReLU6,
-a clip) as an eltwise post-op; an s8 destination is the requantization, saturated and
+between two linear post-ops that apply its scale, or a sum post-op where
+it is the destination's bytes) and the ReLU (ReLU6: a clip) or GELU as an
+eltwise post-op; an s8 destination is the requantization, saturated and
 rounded to nearest even, as ONNX's QuantizeLinear rounds. On AMX the
 kernels are `brgconv:avx512_core_amx`; with VNNI, `brgconv:avx512_core_vnni`.
 
@@ -39,6 +40,7 @@ from runtime.host import onednn as dnnl
 log = logging.getLogger(__name__)
 
 ATTR_SCALES = 4096  # DNNL_ARG_ATTR_SCALES: a scale argument is ATTR_SCALES | the arg it scales
+GELU = {"none": "gelu_erf", "tanh": "gelu_tanh"}  # ge.gelu's approximation -> oneDNN's eltwise
 WEIGHT_MASKS = {False: 1, True: 3}  # per output channel: dim 0, or dims 0-1 of grouped weights
 
 
@@ -54,6 +56,8 @@ def _epilogue(op, y: torch.Tensor, residual: torch.Tensor | None) -> torch.Tenso
         y = torch.relu(y)
     if op.clip_max is not None:
         y = torch.clamp_max(y, op.clip_max.value.data)
+    if op.gelu is not None:
+        y = F.gelu(y, approximate=op.gelu.data)
     if op.output_scale is None:
         return y
     return int8.quantize(y, torch.tensor(op.output_scale.value.data), None, 0, torch.int8)
@@ -128,7 +132,7 @@ def cube_primitive(x: torch.Tensor, weight: torch.Tensor, weight_scale: torch.Te
                    bias: torch.Tensor | None, residual: torch.Tensor | None,
                    out: torch.Tensor, input_scale: float, output_scale: float | None,
                    relu: bool, conv: tuple | None, residual_scale: float | None = None,
-                   clip_max: float | None = None) -> dnnl.Primitive:
+                   clip_max: float | None = None, gelu: str | None = None) -> dnnl.Primitive:
     """The int8 conv (`conv` = stride, padding, dilation, groups) or inner
     product (`conv` None: x [rows, in], weight [out, in]) between bound views."""
     lib = dnnl.library()
@@ -136,10 +140,11 @@ def cube_primitive(x: torch.Tensor, weight: torch.Tensor, weight_scale: torch.Te
         raise dnnl.OneDNNError("no oneDNN library")
     groups = conv[3] if conv is not None else 1
     grouped = weight if groups == 1 else weight.reshape(groups, -1, *weight.shape[1:])
-    activation = (("eltwise", "relu", 0.0, 0.0) if clip_max is None
-                  else ("eltwise", "clip", 0.0, clip_max))
+    activation = ([("eltwise", GELU[gelu], 0.0, 0.0)] if gelu is not None
+                  else [("eltwise", "relu", 0.0, 0.0)] if relu and clip_max is None
+                  else [("eltwise", "clip", 0.0, clip_max)] if relu else [])
     post_ops = (_residual_post_ops(residual, residual_scale, out) if residual is not None else []
-                ) + ([activation] if relu else [])
+                ) + activation
     handles = dnnl._Handles()
     try:
         src, dst = handles.of(x), handles.of(out)
@@ -267,10 +272,11 @@ def cube_runner(t):
     output_scale = op.output_scale.value.data if op.output_scale is not None else None
     residual_scale = op.residual_scale.value.data if op.residual_scale is not None else None
     clip_max = op.clip_max.value.data if op.clip_max is not None else None
+    gelu = op.gelu.data if op.gelu is not None else None
     try:
         primitive = cube_primitive(x, weight, t.ins[idx["weight_scale"]], bias, residual, out,
                                    op.input_scale.value.data, output_scale, op.relu is not None,
-                                   conv, residual_scale, clip_max)
+                                   conv, residual_scale, clip_max, gelu)
     except dnnl.OneDNNError as e:
         _fallback(op, str(e))
         return None
@@ -282,21 +288,22 @@ def cube_runner(t):
 
 
 def quantize_runner(t):
-    """A runner for a task whose body is one `ge.quantize` of fp32 to i8 with
-    one constant scale and no zero point, into a bound view: a reorder, from
-    a bound view or from a graph input (a contiguous one; any other is
-    quantized by the reference)."""
+    """A runner for a task whose body is one `ge.quantize` of fp32 (or bf16) to
+    i8 with one constant scale and no zero point, into a bound view: a
+    reorder, from a bound view or from an fp32 graph input (a contiguous
+    one; any other is quantized by the reference)."""
     ops = t.ops
     if len(ops) != 1 or not t.primitives:
         return None
     op = ops[0]
     x, s = t.arg(op.input), t.arg(op.scale)
     if (op.zero_point is not None or str(op.output.type.element_type) != "i8"
-            or str(op.input.type.element_type) != "f32" or not t.constant(s)
+            or str(op.input.type.element_type) not in ("f32", "bf16") or not t.constant(s)
             or t.ins[s].numel() != 1 or x is None or not isinstance(t.out, torch.Tensor)):
         return None
     source = t.ins[x]
-    if source is None and not op.input.type.has_static_shape():
+    if source is None and (not op.input.type.has_static_shape()
+                           or str(op.input.type.element_type) != "f32"):
         return None
     scale = float(t.ins[s].reshape(()))
     try:

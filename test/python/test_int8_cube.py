@@ -13,9 +13,10 @@ import json
 import pytest
 import torch
 from torch import nn
+from xdsl.parser import Parser
 
 import npu_graph
-from ge_dialect import ascend, ge
+from ge_dialect import ascend, ge, make_context
 from npu_graph import GEGraph, NpuGraph
 from npu_graph.compiler import lower, optimize, plan_device
 from npu_graph.quantize import calibrate
@@ -232,3 +233,61 @@ def test_int8_micro_bench_smoke(tmp_path, capsys):
     assert set(result["ms"]) == {"fp32", "bf16", "int8"} and result["int8_over_bf16"] > 0
     assert sum(result["int8_kernels"].values()) == 21  # ResNet-18: 20 convs and the fc
     assert "int8 / bf16" in capsys.readouterr().out
+
+
+
+class FeedForward(nn.Module):
+    """A transformer block's tail: linear -> GELU -> linear."""
+
+    def __init__(self):
+        super().__init__()
+        self.up, self.down = nn.Linear(16, 64), nn.Linear(64, 16)
+
+    def forward(self, x):
+        return self.down(nn.functional.gelu(self.up(x)))
+
+
+def test_gelu_folds_into_the_int8_linear():
+    torch.manual_seed(0)
+    model = FeedForward().eval()
+    calibration = [torch.randn(2, 8, 16) for _ in range(2)]
+    graph = NpuGraph(model, input_spec=(calibration[0],))
+    prepared = GEGraph(run_pipeline(graph.module.clone(), CALIBRATION_LEVEL))
+    calibrate(prepared, calibration)
+    qdq = GEGraph(run_pipeline(prepared.module, "quantize-static,cse,quantize-residuals"))
+    folded = GEGraph(run_pipeline(qdq.module.clone(), "fold-quantized,dce"))
+    (up,) = [op for op in _ops(folded, ge.QuantizedLinearOp) if op.gelu is not None]
+    assert up.gelu.data == "none" and up.output_scale is not None  # int8 into `down`
+    assert not _ops(folded, ge.GeluOp)
+    x = torch.randn(2, 8, 16)
+    reference = evaluate(qdq.module, x)[0]
+    assert torch.equal(evaluate(folded.module, x)[0], reference)
+    executable = Executable(plan_device(lower(optimize(folded.module.clone(), "ge-O3"))))
+    if onednn.available():
+        names = [r.__name__ for r in executable.runners]
+        assert names.count("onednn_int8_quantized_linear") == 2, names
+    err = (executable.run(x)[0] - reference).abs()
+    assert (err <= 1e-4).float().mean() >= 0.95 and err.max() <= 0.01 * reference.abs().max()
+
+
+QUANTIZE_BF16 = """
+func.func @main(%x: tensor<4x64xf32>) -> tensor<4x64xf32> {
+  %s = ge.const dense<0.02> : tensor<f32>
+  %b = ge.cast %x : tensor<4x64xf32> -> tensor<4x64xbf16>
+  %q = ge.quantize %b, %s {axis = 1 : i64} : tensor<4x64xbf16>, tensor<f32> -> tensor<4x64xi8>
+  %y = ge.dequantize %q, %s {axis = 1 : i64} : tensor<4x64xi8>, tensor<f32> -> tensor<4x64xf32>
+  func.return %y : tensor<4x64xf32>
+}
+"""
+
+
+def test_a_bf16_tensor_is_quantized_by_a_reorder():
+    """What a bf16 op (attention under allow_mix_precision_bf16) writes is
+    quantized as it is, as the quantize's f32 arithmetic would after a cast."""
+    module = Parser(make_context(), QUANTIZE_BF16).parse_module()
+    executable = Executable(plan_device(lower(optimize(module, "ge-O3"))))
+    if onednn.available():
+        assert "onednn_int8_quantize" in [r.__name__ for r in executable.runners]
+    x = torch.randn(4, 64) * 2
+    want = torch.round(x.bfloat16().float() / 0.02).clamp(-128, 127) * 0.02
+    assert torch.equal(executable.run(x)[0], want)

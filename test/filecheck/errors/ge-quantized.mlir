@@ -37,3 +37,11 @@ func.func @clip_without_relu(%x: tensor<2x8xi8>, %w: tensor<4x8xi8>, %s: tensor<
   %y = ge.quantized_linear %x, %w, %s {input_scale = 0.02 : f32, clip_max = 6.0 : f32} : tensor<2x8xi8>, tensor<4x8xi8>, tensor<4xf32> -> tensor<2x4xf32>
   func.return %y : tensor<2x4xf32>
 }
+
+// -----
+
+// CHECK: {{^}}ge.quantized_linear: gelu must be one of none, tanh, without relu{{$}}
+func.func @gelu_and_relu(%x: tensor<2x8xi8>, %w: tensor<4x8xi8>, %s: tensor<4xf32>) -> tensor<2x4xf32> {
+  %y = ge.quantized_linear %x, %w, %s {input_scale = 0.02 : f32, relu, gelu = "none"} : tensor<2x8xi8>, tensor<4x8xi8>, tensor<4xf32> -> tensor<2x4xf32>
+  func.return %y : tensor<2x4xf32>
+}

@@ -188,3 +188,29 @@ func.func @relu6_and_clamp(%xq: tensor<1x1x4x4xi8>) -> (tensor<1x1x4x4xi8>, tens
   %z = ge.quantize %k, %sy {axis = 1 : i64} : tensor<1x1x4x4xf32>, tensor<f32> -> tensor<1x1x4x4xi8>
   func.return %y, %z : tensor<1x1x4x4xi8>, tensor<1x1x4x4xi8>
 }
+
+// -----
+
+// A transformer FFN: linear -> gelu -> quantize folds into one int8 linear
+// with the GELU (its approximation) and an int8 result; a tanh is no
+// activation of the cube op and stays float, the linear before it fp32.
+// CHECK-LABEL: func.func @gelu_and_tanh
+// CHECK:         %g = ge.quantized_linear %xq, %wq, %{{.*}} {input_scale = 5.000000e-02 : f32, output_scale = 1.000000e-01 : f32, gelu = "tanh"} : tensor<3x4xi8>, tensor<2x4xi8>, tensor<2xf32> -> tensor<3x2xi8>
+// CHECK:         %[[L:.*]] = ge.quantized_linear %xq, %wq, %{{.*}} {input_scale = 5.000000e-02 : f32} : tensor<3x4xi8>, tensor<2x4xi8>, tensor<2xf32> -> tensor<3x2xf32>
+// CHECK-NEXT:    %t = ge.tanh %[[L]]
+func.func @gelu_and_tanh(%xq: tensor<3x4xi8>) -> (tensor<3x2xi8>, tensor<3x2xi8>) {
+  %sx = ge.const dense<0.05> : tensor<f32>
+  %sy = ge.const dense<0.1> : tensor<f32>
+  %wq = ge.const dense<1> : tensor<2x4xi8>
+  %sw = ge.const dense<[0.01, 0.02]> : tensor<2xf32>
+  %x = ge.dequantize %xq, %sx {axis = 1 : i64} : tensor<3x4xi8>, tensor<f32> -> tensor<3x4xf32>
+  %w = ge.dequantize %wq, %sw {axis = 0 : i64} : tensor<2x4xi8>, tensor<2xf32> -> tensor<2x4xf32>
+  %y = ge.linear %x, %w : tensor<3x4xf32>, tensor<2x4xf32> -> tensor<3x2xf32>
+  %a = ge.gelu %y {approximate = "tanh"} : tensor<3x2xf32>
+  %g = ge.quantize %a, %sy {axis = 1 : i64} : tensor<3x2xf32>, tensor<f32> -> tensor<3x2xi8>
+  %w2 = ge.dequantize %wq, %sw {axis = 0 : i64} : tensor<2x4xi8>, tensor<2xf32> -> tensor<2x4xf32>
+  %y2 = ge.linear %x, %w2 : tensor<3x4xf32>, tensor<2x4xf32> -> tensor<3x2xf32>
+  %t = ge.tanh %y2 : tensor<3x2xf32>
+  %tq = ge.quantize %t, %sy {axis = 1 : i64} : tensor<3x2xf32>, tensor<f32> -> tensor<3x2xi8>
+  func.return %g, %tq : tensor<3x2xi8>, tensor<3x2xi8>
+}
