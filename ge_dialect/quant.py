@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from xdsl.dialects.builtin import (
     I64,
+    DictionaryAttr,
     FloatAttr,
     IntegerAttr,
     IntegerType,
@@ -23,7 +24,7 @@ from xdsl.dialects.builtin import (
     f32,
     i64,
 )
-from xdsl.ir import SSAValue
+from xdsl.ir import Operation, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     ParsePropInAttrDict,
@@ -39,7 +40,6 @@ from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
 from ge_dialect import shapes
-from ge_dialect.elementwise import GeluOp
 from ge_dialect.op_base import (
     AnyTensor,
     GEOp,
@@ -219,20 +219,21 @@ class WeightQuantLinearOp(GEOp):
 class QuantizedCubeOp(GEOp):
     """Shared by the int8 cube ops: an int8 (or uint8) input with one scale,
     an int8 weight with one scale per output channel, then in fp32 the bias,
-    a residual and an activation (a ReLU, capped at `clip_max` for ReLU6, or
-    a GELU), and last, with `output_scale`, a requantization:
+    a residual and an activation, and last, with `output_scale`, a
+    requantization:
 
         acc = sum(input * weight)                      (int32)
         y   = acc * input_scale * weight_scale[c] + bias[c] (+ residual)
               (an i8 residual counts residual * residual_scale)
         y   = relu(y)                                  (with `relu`)
-        y   = min(y, clip_max)                         (with `clip_max`, after `relu`)
-        y   = gelu(y)                     (with `gelu`, its approximation: "none" or "tanh")
+        y   = act(y)       (with `activation`: an activation op's name, e.g.
+                            "ge.clamp" for ReLU6, and its `activation_attrs`)
         out = saturate(round_half_even(y / output_scale))   (int8, with output_scale)
 
-    which is what dequantize -> conv / linear -> [add] -> [relu] -> quantize
-    (or -> clamp(0, clip_max) ->, or -> gelu ->) computes, with the float products replaced by integer ones. Zero points
-    are 0 (symmetric int8). Without `output_scale` the result is y in fp32."""
+    which is what dequantize -> conv / linear -> [add] -> [relu or act] ->
+    quantize computes, with the float products replaced by integer ones.
+    Zero points are 0 (symmetric int8). Without `output_scale` the result
+    is y in fp32."""
 
     input = operand_def(AnyTensor)
     weight = operand_def(AnyTensor)
@@ -244,8 +245,8 @@ class QuantizedCubeOp(GEOp):
     output_scale = opt_prop_def(FloatAttr)
     residual_scale = opt_prop_def(FloatAttr)
     relu = opt_prop_def(UnitAttr)
-    clip_max = opt_prop_def(FloatAttr)
-    gelu = opt_prop_def(StringAttr)
+    activation = opt_prop_def(StringAttr)
+    activation_attrs = opt_prop_def(DictionaryAttr)
     traits = traits_def(Pure(), CubeWork())
 
     def quantized_output(self) -> bool:
@@ -280,13 +281,13 @@ class QuantizedCubeOp(GEOp):
         else:
             check(kind(self.output) == "f32", "the output (without output_scale)", "f32",
                   self.output)
-        if self.clip_max is not None and self.relu is None:
-            raise VerifyException(f"{self.name}: clip_max without relu")
-        if self.gelu is not None and (self.relu is not None
-                                      or self.gelu.data not in GeluOp.APPROXIMATIONS):
-            raise VerifyException(f"{self.name}: gelu must be one of "
-                                  f"{', '.join(GeluOp.APPROXIMATIONS)}, without relu")
-        for what in ("input_scale", "output_scale", "residual_scale", "clip_max"):
+        if self.activation is not None:
+            from ge_dialect.ge import ACTIVATION_OPS  # the dialect's ops, known once it is built
+            if self.relu is not None or self.activation.data not in ACTIVATION_OPS:
+                raise VerifyException(f"{self.name}: activation must name an activation op "
+                                      f"({', '.join(ACTIVATION_OPS)}), without relu; got "
+                                      f"{self.activation.data}")
+        for what in ("input_scale", "output_scale", "residual_scale"):
             attr = getattr(self, what)
             if attr is not None and (attr.type != f32 or not attr.value.data > 0):
                 raise VerifyException(f"{self.name}: {what} must be a positive f32, got {attr}")
@@ -306,8 +307,7 @@ class QuantizedCubeOp(GEOp):
 
 
 def _quantized_props(input_scale: float, output_scale: float | None, relu: bool,
-                     residual_scale: float | None, clip_max: float | None,
-                     gelu: str | None) -> dict:
+                     residual_scale: float | None, activation: Operation | None) -> dict:
     props = {"input_scale": FloatAttr(input_scale, f32)}
     if output_scale is not None:
         props["output_scale"] = FloatAttr(output_scale, f32)
@@ -315,10 +315,10 @@ def _quantized_props(input_scale: float, output_scale: float | None, relu: bool,
         props["residual_scale"] = FloatAttr(residual_scale, f32)
     if relu:
         props["relu"] = UnitAttr()
-    if clip_max is not None:
-        props["clip_max"] = FloatAttr(clip_max, f32)
-    if gelu is not None:
-        props["gelu"] = StringAttr(gelu)
+    if activation is not None:
+        props["activation"] = StringAttr(activation.name)
+        if activation.properties:
+            props["activation_attrs"] = DictionaryAttr(dict(activation.properties))
     return props
 
 
@@ -351,11 +351,10 @@ class QuantizedConv2dOp(QuantizedCubeOp):
                  bias: SSAValue | None, residual: SSAValue | None, stride, padding, dilation,
                  groups: int, input_scale: float, output_scale: float | None = None,
                  relu: bool = False, residual_scale: float | None = None,
-                 clip_max: float | None = None, gelu: str | None = None):
+                 activation: Operation | None = None):
         props = {"stride": i64_array(stride), "padding": i64_array(padding),
                  "dilation": i64_array(dilation), "groups": IntegerAttr(groups, i64),
-                 **_quantized_props(input_scale, output_scale, relu, residual_scale, clip_max,
-                                    gelu)}
+                 **_quantized_props(input_scale, output_scale, relu, residual_scale, activation)}
         shape = shapes.conv2d(shape_of(input), shape_of(weight), stride, padding, dilation,
                               groups)
         out = int8() if output_scale is not None else f32
@@ -395,15 +394,14 @@ class QuantizedLinearOp(QuantizedCubeOp):
     def __init__(self, input: SSAValue, weight: SSAValue, weight_scale: SSAValue,
                  bias: SSAValue | None, residual: SSAValue | None, input_scale: float,
                  output_scale: float | None = None, relu: bool = False,
-                 residual_scale: float | None = None, clip_max: float | None = None,
-                 gelu: str | None = None):
+                 residual_scale: float | None = None, activation: Operation | None = None):
         shape = shapes.linear(shape_of(input), shape_of(weight))
         out = int8() if output_scale is not None else f32
         super().__init__(operands=[input, weight, weight_scale, [bias] if bias else [],
                                    [residual] if residual else []],
                          result_types=[TensorType(out, shape)],
                          properties=_quantized_props(input_scale, output_scale, relu,
-                                                     residual_scale, clip_max, gelu))
+                                                     residual_scale, activation))
 
     def infer_shape(self) -> Shape:
         weight = shape_of(self.weight)

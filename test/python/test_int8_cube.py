@@ -208,8 +208,9 @@ def test_grouped_conv_and_linear_residual_run_as_int8_primitives():
     (residual_linear,) = [op for op in _ops(folded, ge.QuantizedLinearOp)
                           if op.residual is not None]
     assert residual_linear.residual_scale is not None  # h is quantized for fc1 anyway
-    (relu6,) = [op for op in _ops(folded, ge.QuantizedConv2dOp) if op.clip_max is not None]
-    assert relu6.clip_max.value.data == 6.0 and relu6.groups.value.data == 8
+    (relu6,) = [op for op in _ops(folded, ge.QuantizedConv2dOp) if op.activation is not None]
+    assert relu6.activation.data == "ge.clamp" and relu6.groups.value.data == 8
+    assert ge.activation_of(relu6).bounds() == (0.0, 6.0)
     assert not _ops(folded, ge.ClampOp)
     x = torch.randn(4, 3, 12, 12)
     reference = evaluate(qdq.module, x)[0]
@@ -256,8 +257,8 @@ def test_gelu_folds_into_the_int8_linear():
     calibrate(prepared, calibration)
     qdq = GEGraph(run_pipeline(prepared.module, "quantize-static,cse,quantize-residuals"))
     folded = GEGraph(run_pipeline(qdq.module.clone(), "fold-quantized,dce"))
-    (up,) = [op for op in _ops(folded, ge.QuantizedLinearOp) if op.gelu is not None]
-    assert up.gelu.data == "none" and up.output_scale is not None  # int8 into `down`
+    (up,) = [op for op in _ops(folded, ge.QuantizedLinearOp) if op.activation is not None]
+    assert isinstance(ge.activation_of(up), ge.GeluOp) and up.output_scale is not None
     assert not _ops(folded, ge.GeluOp)
     x = torch.randn(2, 8, 16)
     reference = evaluate(qdq.module, x)[0]

@@ -32,16 +32,16 @@ func.func @negative_scale(%x: tensor<1x3x8x8xi8>, %w: tensor<4x3x3x3xi8>, %s: te
 
 // -----
 
-// CHECK: {{^}}ge.quantized_linear: clip_max without relu{{$}}
-func.func @clip_without_relu(%x: tensor<2x8xi8>, %w: tensor<4x8xi8>, %s: tensor<4xf32>) -> tensor<2x4xf32> {
-  %y = ge.quantized_linear %x, %w, %s {input_scale = 0.02 : f32, clip_max = 6.0 : f32} : tensor<2x8xi8>, tensor<4x8xi8>, tensor<4xf32> -> tensor<2x4xf32>
+// CHECK: {{^}}ge.quantized_linear: activation must name an activation op (ge.relu, ge.sigmoid, ge.tanh, ge.silu, ge.hardswish, ge.hardsigmoid, ge.gelu, ge.clamp), without relu; got ge.exp{{$}}
+func.func @not_an_activation(%x: tensor<2x8xi8>, %w: tensor<4x8xi8>, %s: tensor<4xf32>) -> tensor<2x4xf32> {
+  %y = ge.quantized_linear %x, %w, %s {input_scale = 0.02 : f32, activation = "ge.exp"} : tensor<2x8xi8>, tensor<4x8xi8>, tensor<4xf32> -> tensor<2x4xf32>
   func.return %y : tensor<2x4xf32>
 }
 
 // -----
 
-// CHECK: {{^}}ge.quantized_linear: gelu must be one of none, tanh, without relu{{$}}
-func.func @gelu_and_relu(%x: tensor<2x8xi8>, %w: tensor<4x8xi8>, %s: tensor<4xf32>) -> tensor<2x4xf32> {
-  %y = ge.quantized_linear %x, %w, %s {input_scale = 0.02 : f32, relu, gelu = "none"} : tensor<2x8xi8>, tensor<4x8xi8>, tensor<4xf32> -> tensor<2x4xf32>
+// CHECK: {{^}}ge.quantized_linear: activation must name an activation op (ge.relu, ge.sigmoid, ge.tanh, ge.silu, ge.hardswish, ge.hardsigmoid, ge.gelu, ge.clamp), without relu; got ge.tanh{{$}}
+func.func @activation_and_relu(%x: tensor<2x8xi8>, %w: tensor<4x8xi8>, %s: tensor<4xf32>) -> tensor<2x4xf32> {
+  %y = ge.quantized_linear %x, %w, %s {input_scale = 0.02 : f32, relu, activation = "ge.tanh"} : tensor<2x8xi8>, tensor<4x8xi8>, tensor<4xf32> -> tensor<2x4xf32>
   func.return %y : tensor<2x4xf32>
 }
