@@ -28,7 +28,9 @@ kernels (a CPU without bf16 instructions) is never mistaken for bf16 speed.
 With `--int8` (by default on ResNet-50 at batch 1 and 8, MobileNetV2 and
 BERT-base) three more columns calibrate on the same batches
 (bench/int8_peers.py): `ours_int8` (`npu_graph.quantize`, minmax, then the
-default pipeline), `ort_int8` (ONNX Runtime's `quantize_static`, QDQ) and
+default pipeline with ours_bf16's precision mode for the ops left in float,
+as NNCF's OpenVINO runs them in bf16 on a CPU with AMX or AVX512_BF16),
+`ort_int8` (ONNX Runtime's `quantize_static`, QDQ) and
 `nncf_int8` (OpenVINO's `nncf.quantize`, in a venv of its own through
 bench/int8_worker.py); a second table gives ours_int8 against the faster
 int8 peer, our bf16 and our fp32, each column's error against eager on the
@@ -320,7 +322,7 @@ def add_int8(model, inputs, args, workdir: str, runners: dict, peers_compile: di
     batches = int8_peers.calibration_batches(inputs, args.calibration_batches)
     info = {"calibration": f"{len(batches)} batches shaped like the timed inputs",
             "notes": {}, "matrix_ops": {}, "quantize_s": {}}
-    graph, stages = compile_ours(model, inputs, calibration=batches)
+    graph, stages = compile_ours(model, inputs, BF16_MODE, calibration=batches)
     runners["ours_int8"] = lambda: graph(*inputs)
     peers_compile["ours_int8"] = sum(stages.values())
     info["quantize_s"]["ours_int8"] = stages["quantize"]

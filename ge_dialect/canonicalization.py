@@ -85,6 +85,20 @@ CANCEL_CAST_PAIR = RewriteRule(
     else ge.CastOp(m.x, m.root.output.type.element_type),
     exact_inner_cast)
 
+def widened_to_f32(m) -> bool:
+    """The cast only widens (bf16 or f16 to f32) and the quantize has no zero point."""
+    return (str(m.inner.output.type.element_type) == "f32" and exact_inner_cast(m)
+            and m.root.zero_point is None)
+
+
+QUANTIZE_WIDENED = RewriteRule(
+    "quantize(cast(x : bf16) : f32, s) -> quantize(x, s): quantizing computes in f32",
+    Op(ge.QuantizeOp, Op(ge.CastOp, Var("x"), name="inner"), Var("s")),
+    lambda m: ge.QuantizeOp(m.x, m.s, None, m.root.axis.value.data,
+                            str(m.root.output.type.element_type) == "i8"),
+    widened_to_f32)
+
+
 def scalar_of(value: SSAValue) -> float | None:
     """The number a one-element ge.const holds, else None."""
     values = to_numpy(value.owner.value).reshape(-1)
@@ -120,6 +134,7 @@ def scales_rows(m) -> bool:
 
 RULES: tuple[RewriteRule, ...] = (
     CANCEL_CAST_PAIR,
+    QUANTIZE_WIDENED,
     CANCEL_TRANS_DATA,
     RewriteRule("x + 0 -> x", Op(ge.AddOp, Var("x"), Const("c"), commutative=True),
                 lambda m: m.x, lambda m: keeps_type(m) and is_splat(m.c, 0.0)),

@@ -59,7 +59,7 @@ from ge_dialect.op_base import *  # noqa: F403
 from ge_dialect.quant import *  # noqa: F403
 from ge_dialect.reductions import *  # noqa: F403
 from ge_dialect.shapes import Shape, ShapeError
-from ge_dialect.traits import CubeWork, Elementwise, MixPrecision, View
+from ge_dialect.traits import Activation, CubeWork, Elementwise, MixPrecision, View
 
 
 # --------------------------------------------------------------------------
@@ -917,3 +917,25 @@ def views(*kinds: str) -> tuple[type[IRDLOperation], ...]:
 # numbering: elementwise ops and reshapes. The memory plan lets such an op
 # write over an operand it reads last; the plan verifier allows exactly that.
 SAME_INDEX_OPS = (*ops_with(Elementwise), *views("reshape"))
+
+
+# The activation ops by name: what an int8 cube op's `activation` names.
+ACTIVATION_OPS = {op.name: op for op in ops_with(Activation)}
+
+
+def activation_of(op: QuantizedCubeOp) -> IRDLOperation | None:  # noqa: F405
+    """The activation an int8 cube op applies, as an op of that kind with its
+    properties and no operands: what its Activation trait reads."""
+    if op.activation is None:
+        return None
+    attrs = op.activation_attrs.data if op.activation_attrs is not None else {}
+    return ACTIVATION_OPS[op.activation.data].create(properties=dict(attrs))
+
+
+def reads_by_index(use) -> bool:
+    """The operand of `use` is read at flat index i only for result element i:
+    any operand of a SAME_INDEX_OPS op, or one an op lists in its
+    `by_index_operands()` (an int8 conv's residual, added in its epilogue)."""
+    op = use.operation
+    return isinstance(op, SAME_INDEX_OPS) or use.index in getattr(
+        op, "by_index_operands", lambda: ())()

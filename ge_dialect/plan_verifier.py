@@ -187,7 +187,7 @@ def _by_index(task: ascend.TaskOp, value: SSAValue) -> bool:
         return False
     numel = _numel(task.outs[0].type)
     args = [arg for v, arg in zip(task.ins, task.body.block.args) if v == value]
-    return all(isinstance(use.operation, ge.SAME_INDEX_OPS)
+    return all(ge.reads_by_index(use)
                and all(_numel(r.type) == numel for r in use.operation.results)
                for arg in args for use in arg.uses)
 

@@ -13,16 +13,18 @@ from __future__ import annotations
 
 from xdsl.dialects.builtin import (
     I64,
+    DictionaryAttr,
     FloatAttr,
     IntegerAttr,
     IntegerType,
     Signedness,
+    StringAttr,
     TensorType,
     UnitAttr,
     f32,
     i64,
 )
-from xdsl.ir import SSAValue
+from xdsl.ir import Operation, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     ParsePropInAttrDict,
@@ -217,17 +219,21 @@ class WeightQuantLinearOp(GEOp):
 class QuantizedCubeOp(GEOp):
     """Shared by the int8 cube ops: an int8 (or uint8) input with one scale,
     an int8 weight with one scale per output channel, then in fp32 the bias,
-    a residual and a ReLU, and last, with `output_scale`, a requantization:
+    a residual and an activation, and last, with `output_scale`, a
+    requantization:
 
         acc = sum(input * weight)                      (int32)
         y   = acc * input_scale * weight_scale[c] + bias[c] (+ residual)
               (an i8 residual counts residual * residual_scale)
         y   = relu(y)                                  (with `relu`)
+        y   = act(y)       (with `activation`: an activation op's name, e.g.
+                            "ge.clamp" for ReLU6, and its `activation_attrs`)
         out = saturate(round_half_even(y / output_scale))   (int8, with output_scale)
 
-    which is what dequantize -> conv / linear -> [add] -> [relu] -> quantize
-    computes, with the float products replaced by integer ones. Zero points
-    are 0 (symmetric int8). Without `output_scale` the result is y in fp32."""
+    which is what dequantize -> conv / linear -> [add] -> [relu or act] ->
+    quantize computes, with the float products replaced by integer ones.
+    Zero points are 0 (symmetric int8). Without `output_scale` the result
+    is y in fp32."""
 
     input = operand_def(AnyTensor)
     weight = operand_def(AnyTensor)
@@ -239,10 +245,17 @@ class QuantizedCubeOp(GEOp):
     output_scale = opt_prop_def(FloatAttr)
     residual_scale = opt_prop_def(FloatAttr)
     relu = opt_prop_def(UnitAttr)
+    activation = opt_prop_def(StringAttr)
+    activation_attrs = opt_prop_def(DictionaryAttr)
     traits = traits_def(Pure(), CubeWork())
 
     def quantized_output(self) -> bool:
         return self.output_scale is not None
+
+    def by_index_operands(self) -> tuple[int, ...]:
+        """The residual (the last operand, when there is one) is read at index
+        i for output element i only: the output may take its bytes."""
+        return (len(self.operands) - 1,) if self.residual is not None else ()
 
     def verify_element_types(self) -> None:
         def check(ok: bool, what: str, wanted: str, value) -> None:
@@ -268,6 +281,12 @@ class QuantizedCubeOp(GEOp):
         else:
             check(kind(self.output) == "f32", "the output (without output_scale)", "f32",
                   self.output)
+        if self.activation is not None:
+            from ge_dialect.ge import ACTIVATION_OPS  # the dialect's ops, known once it is built
+            if self.relu is not None or self.activation.data not in ACTIVATION_OPS:
+                raise VerifyException(f"{self.name}: activation must name an activation op "
+                                      f"({', '.join(ACTIVATION_OPS)}), without relu; got "
+                                      f"{self.activation.data}")
         for what in ("input_scale", "output_scale", "residual_scale"):
             attr = getattr(self, what)
             if attr is not None and (attr.type != f32 or not attr.value.data > 0):
@@ -288,7 +307,7 @@ class QuantizedCubeOp(GEOp):
 
 
 def _quantized_props(input_scale: float, output_scale: float | None, relu: bool,
-                     residual_scale: float | None) -> dict:
+                     residual_scale: float | None, activation: Operation | None) -> dict:
     props = {"input_scale": FloatAttr(input_scale, f32)}
     if output_scale is not None:
         props["output_scale"] = FloatAttr(output_scale, f32)
@@ -296,6 +315,10 @@ def _quantized_props(input_scale: float, output_scale: float | None, relu: bool,
         props["residual_scale"] = FloatAttr(residual_scale, f32)
     if relu:
         props["relu"] = UnitAttr()
+    if activation is not None:
+        props["activation"] = StringAttr(activation.name)
+        if activation.properties:
+            props["activation_attrs"] = DictionaryAttr(dict(activation.properties))
     return props
 
 
@@ -327,10 +350,11 @@ class QuantizedConv2dOp(QuantizedCubeOp):
     def __init__(self, input: SSAValue, weight: SSAValue, weight_scale: SSAValue,
                  bias: SSAValue | None, residual: SSAValue | None, stride, padding, dilation,
                  groups: int, input_scale: float, output_scale: float | None = None,
-                 relu: bool = False, residual_scale: float | None = None):
+                 relu: bool = False, residual_scale: float | None = None,
+                 activation: Operation | None = None):
         props = {"stride": i64_array(stride), "padding": i64_array(padding),
                  "dilation": i64_array(dilation), "groups": IntegerAttr(groups, i64),
-                 **_quantized_props(input_scale, output_scale, relu, residual_scale)}
+                 **_quantized_props(input_scale, output_scale, relu, residual_scale, activation)}
         shape = shapes.conv2d(shape_of(input), shape_of(weight), stride, padding, dilation,
                               groups)
         out = int8() if output_scale is not None else f32
@@ -370,14 +394,14 @@ class QuantizedLinearOp(QuantizedCubeOp):
     def __init__(self, input: SSAValue, weight: SSAValue, weight_scale: SSAValue,
                  bias: SSAValue | None, residual: SSAValue | None, input_scale: float,
                  output_scale: float | None = None, relu: bool = False,
-                 residual_scale: float | None = None):
+                 residual_scale: float | None = None, activation: Operation | None = None):
         shape = shapes.linear(shape_of(input), shape_of(weight))
         out = int8() if output_scale is not None else f32
         super().__init__(operands=[input, weight, weight_scale, [bias] if bias else [],
                                    [residual] if residual else []],
                          result_types=[TensorType(out, shape)],
                          properties=_quantized_props(input_scale, output_scale, relu,
-                                                     residual_scale))
+                                                     residual_scale, activation))
 
     def infer_shape(self) -> Shape:
         weight = shape_of(self.weight)

@@ -8,7 +8,9 @@ quantization as Ascend's AMCT and ONNX Runtime's quantize_static do it.
    observes, for the input of every matrix op with a constant weight, the
    range [lo, hi]: min and max ("minmax"), or the `percentile` of |x|
    ("percentile", which clips rare outliers), over all the data. It writes
-   the range on the op as `ge.calibration_range`.
+   the range on the op as `ge.calibration_range`; for a residual add's
+   shortcut conv (passes/quantize_static.py `residual_shortcut`) also the
+   range of its result, as `ge.calibration_output_range`.
 3. `quantize-static` inserts the QDQ pairs (passes/quantize_static.py):
    int8 per tensor for activations, int8 per channel for weights.
 
@@ -28,7 +30,7 @@ from ge_dialect import find_func
 from npu_graph.graph import GEGraph
 from passes.driver.runner import run_pipeline
 from passes.pipelines import CALIBRATION_LEVEL, QUANTIZE_STATIC
-from passes.quantize_static import RANGE_ATTR, quantizable
+from passes.quantize_static import OUTPUT_RANGE_ATTR, RANGE_ATTR, quantizable, residual_shortcut
 from runtime.program import BlockProgram, check_inputs
 
 SCHEMES = ("minmax", "percentile")
@@ -81,7 +83,9 @@ def calibrate(graph: GEGraph, calibration_data: Iterable, scheme: str = "minmax"
     slot = {v: i for i, v in enumerate(program.slot_values)}
     targets = [op for op in block.ops if quantizable(op)
                and op.results[0].name_hint not in set(keep_float)]
-    observers = {slot[op.operands[0]]: _Observer(scheme, percentile) for op in targets}
+    shortcuts = [op for op in targets if residual_shortcut(op)]
+    observers = {slot[v]: _Observer(scheme, percentile)
+                 for v in [op.operands[0] for op in targets] + [op.results[0] for op in shortcuts]}
     with torch.no_grad():
         for batch in _batches(calibration_data):
             check_inputs(fn.function_type.inputs.data, batch)
@@ -99,6 +103,9 @@ def calibrate(graph: GEGraph, calibration_data: Iterable, scheme: str = "minmax"
     for op in targets:
         lo, hi = observers[slot[op.operands[0]]].range()
         op.attributes[RANGE_ATTR] = DenseArrayBase.from_list(f64, [lo, hi])
+    for op in shortcuts:
+        lo, hi = observers[slot[op.results[0]]].range()
+        op.attributes[OUTPUT_RANGE_ATTR] = DenseArrayBase.from_list(f64, [lo, hi])
     return len(targets)
 
 

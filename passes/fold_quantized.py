@@ -2,6 +2,8 @@
 
     q?(relu?(add?(conv2d(dq(xq, sx), dq(Wq, sw), b), r)))
       -> quantized_conv2d(xq, Wq, sw, b, r) {input_scale = sx, output_scale = sy?, relu?}
+    relu? may be any activation op with a post-op form (ReLU6's clamp, a
+    transformer FFN's activation): {activation = its name, activation_attrs}
     q?(relu?(add?(linear(dq(xq, sx), dq(Wq, sw), b), r)))   -> quantized_linear(...)
     q?(relu?(add?(matmul(dq(xq, sx), dq(Kq, sk, axis 1)), r))) -> quantized_linear(xq, Kq^T, sk, r)
     q(max_pool2d(x), s) -> max_pool2d(q(x, s))      (first: exact, and x's producer then folds q)
@@ -23,7 +25,10 @@ What folds, and what stays:
   broadcasting) is the residual, added in fp32 after the scales; if that
   tensor is a `dequantize` of i8 (one scale, no zero point), the residual
   is the i8 tensor with its scale as `residual_scale` (int8 bytes read);
-- a `relu` of that;
+- a `relu` of that, or another activation op with a post-op form (its
+  Activation trait's `post_op`: a `clamp` with both bounds, ReLU6; the
+  activation after a transformer FFN's first linear, whose int8 result
+  then feeds the second), as `activation` and `activation_attrs`;
 - the output is int8 with `output_scale` when every reader of the result
   is a `quantize` to i8 with the same single scale and no zero point;
   otherwise (another reader, a graph result, per-channel or differing
@@ -52,6 +57,7 @@ from xdsl.rewriter import InsertPoint
 from ge_dialect import ge
 from ge_dialect.quant import QUANTIZED_TYPES
 from ge_dialect.tensors import from_numpy, to_numpy
+from ge_dialect.traits import Activation
 from passes.base import GEPass
 
 
@@ -115,6 +121,7 @@ class Epilogue:
     residual: SSAValue | None = None
     residual_scale: np.float32 | None = None
     relu: bool = False
+    activation: Operation | None = None  # another activation op, with a post-op form
     quantizes: tuple[Operation, ...] = ()
     output_scale: np.float32 | None = None
 
@@ -124,7 +131,8 @@ class Epilogue:
 
 
 def epilogue(op: Operation) -> Epilogue:
-    """The longest add -> relu -> quantize tail of `op` that folds (see the module doc)."""
+    """The longest add -> activation -> quantize tail of `op` that folds
+    (see the module doc)."""
     tail = Epilogue([op])
     add = _sole_user(tail.result)
     if isinstance(add, ge.AddOp):
@@ -135,10 +143,15 @@ def epilogue(op: Operation) -> Epilogue:
             int8_residual = dequantized_input(other)
             if int8_residual is not None and _element(int8_residual[0]) == "i8":
                 tail.residual, tail.residual_scale = int8_residual
-    relu = _sole_user(tail.result)
-    if isinstance(relu, ge.ReluOp) and relu.output.type == tail.result.type:
-        tail.ops.append(relu)
-        tail.relu = True
+    act = _sole_user(tail.result)
+    trait = act.get_trait(Activation) if act is not None else None
+    if trait is not None and act.results[0].type == tail.result.type:
+        if isinstance(act, ge.ReluOp):
+            tail.ops.append(act)
+            tail.relu = True
+        elif trait.post_op(act) is not None:
+            tail.ops.append(act)
+            tail.activation = act
     users = [use.operation for use in tail.result.uses]
     scales = {per_tensor_scale(q.scale) if isinstance(q, ge.QuantizeOp) and q.zero_point is None
               and _element(q.output) == "i8" else None for q in users}
@@ -214,10 +227,10 @@ class FoldQuantizedCube(RewritePattern):
             new = ge.QuantizedConv2dOp(xq, wq, scales, bias, tail.residual,
                                        op.stride.get_values(), op.padding.get_values(),
                                        op.dilation.get_values(), op.groups.value.data,
-                                       float(sx), out, tail.relu, sr)
+                                       float(sx), out, tail.relu, sr, tail.activation)
         else:
             new = ge.QuantizedLinearOp(xq, wq, scales, bias, tail.residual, float(sx), out,
-                                       tail.relu, sr)
+                                       tail.relu, sr, tail.activation)
         named = tail.quantizes[0].output if len(tail.quantizes) == 1 else tail.result
         new.output.name_hint = named.name_hint or tail.result.name_hint
         rewriter.insert(new, InsertPoint.before(last))

@@ -46,15 +46,15 @@ def overwritable(task: ascend.TaskOp, buffer: SSAValue) -> bool:
     is written: a by-index op reads i as it writes i, and any other op reads
     only values computed before the body's result. This covers elementwise
     bodies and a conv or linear whose residual add is the epilogue (oneDNN
-    accumulates into the residual's bytes, runtime/host/runners.py), but never
-    a conv's or linear's own input."""
+    accumulates into the residual's bytes, runtime/host/runners.py and
+    onednn_int8.py), but never a conv's or linear's own input."""
     if len(task.outs) != 1:
         return False
     numel = _numel(task.outs[0].type)
-    uses = [use.operation for v, arg in zip(task.ins, task.body.block.args) if v == buffer
+    uses = [use for v, arg in zip(task.ins, task.body.block.args) if v == buffer
             for use in arg.uses]
-    return all(isinstance(op, ge.SAME_INDEX_OPS) and all(_numel(r.type) == numel
-                                                      for r in op.results) for op in uses)
+    return all(ge.reads_by_index(use) and all(_numel(r.type) == numel
+                                              for r in use.operation.results) for use in uses)
 
 
 def in_place_sources(graph: FunctionGraph, order: Clocks) -> dict[int, int]:

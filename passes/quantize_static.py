@@ -10,6 +10,18 @@ range [lo, hi] that calibration observed (`npu_graph.quantize` writes it on
 the op as `ge.calibration_range = array<f64: lo, hi>`); weights per output
 channel, symmetric (passes/quantize_weights.py). The bias stays float.
 
+A second range, `ge.calibration_output_range`, quantizes an op's result:
+
+    y = conv2d(..)  ->  y' = dq(q(y, sy)), every reader of y reading y'
+
+Calibration writes it on the shortcut of a residual add whose two operands
+are both single-use results of quantizable convs (a strided ResNet block's
+1x1 downsample beside its last conv): the later of the two in the block.
+ONNX Runtime and NNCF quantize both inputs of such an Add; here it lets
+that conv write int8 and the other add it as an int8 residual, in place
+(fold-quantized, memory-reuse), instead of an fp32 tensor of the block's
+output size written and read again. Each element moves by at most sy / 2.
+
 Which ops: the cube ops (GE's mixed-precision allow list holds them too)
 with a constant float weight and a calibration range. Everything else
 stays float (softmax, norms, pooling, elementwise), as GE's precision
@@ -40,6 +52,7 @@ from passes.base import GEPass
 from passes.quantize_weights import symmetric_per_channel
 
 RANGE_ATTR = "ge.calibration_range"
+OUTPUT_RANGE_ATTR = "ge.calibration_output_range"
 QMAX = 127
 
 
@@ -67,6 +80,23 @@ def quantizable(op: Operation) -> bool:
             and found[0].type.element_type == f32 and op.operands[0].type.element_type == f32)
 
 
+def residual_shortcut(op: Operation) -> bool:
+    """`op` is a quantizable conv whose one reader is an add of same-shape
+    f32 tensors whose other operand is the single-use result of a
+    quantizable conv earlier in the block (its output is calibrated)."""
+    if not isinstance(op, ge.Conv2dOp) or not quantizable(op) or not op.output.has_one_use():
+        return False
+    add = next(iter(op.output.uses)).operation
+    if not isinstance(add, ge.AddOp) or add.lhs.type != add.rhs.type:
+        return False
+    other = (add.rhs if add.lhs is op.output else add.lhs).owner
+    if not (isinstance(other, ge.Conv2dOp) and quantizable(other) and other is not op
+            and other.output.has_one_use() and other.parent_block() is op.parent_block()):
+        return False
+    block = op.parent_block()
+    return block.get_operation_index(other) < block.get_operation_index(op)
+
+
 def _const(ops: list[Operation], array: np.ndarray, name: str) -> SSAValue:
     const = ge.ConstOp(from_numpy(array))
     const.output.name_hint = name
@@ -75,7 +105,8 @@ def _const(ops: list[Operation], array: np.ndarray, name: str) -> SSAValue:
 
 
 class InsertQDQ(RewritePattern):
-    """op(x, W) -> op(dq(q(x)), dq(Wq)) for a calibrated cube op with a constant float weight."""
+    """op(x, W) -> op(dq(q(x)), dq(Wq)) for a calibrated cube op with a constant
+    float weight; with an output range, its readers read dq(q(op(..)))."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
         attr = op.attributes.get(RANGE_ATTR)
@@ -108,6 +139,27 @@ class InsertQDQ(RewritePattern):
         rewriter.handle_operation_modification(op)
         if not weight.uses:
             rewriter.erase(weight.owner)
+        out_range = op.attributes.pop(OUTPUT_RANGE_ATTR, None)
+        if out_range is not None:
+            _quantize_result(op.results[0], *out_range.get_values(), rewriter)
+
+
+def _quantize_result(y: SSAValue, lo: float, hi: float, rewriter: PatternRewriter) -> None:
+    """Every reader of y reads dq(q(y, s)), s from [lo, hi]."""
+    name = y.name_hint or "y"
+    readers = [use for use in y.uses]
+    new: list[Operation] = []
+    sy = _const(new, np.array(activation_scale(lo, hi)), f"{name}_scale")
+    axis = 1 if len(y.type.get_shape()) > 1 else 0
+    quant = ge.QuantizeOp(y, sy, None, axis)
+    quant.output.name_hint = f"{name}_q"
+    dq = ge.DequantizeOp(quant.output, sy, None, axis)
+    dq.output.name_hint = f"{name}_dq"
+    rewriter.insert([*new, quant, dq], InsertPoint.after(y.owner))
+    for use in readers:
+        use.operation.operands = [dq.output if i == use.index else v
+                                  for i, v in enumerate(use.operation.operands)]
+        rewriter.handle_operation_modification(use.operation)
 
 
 @dataclass(frozen=True)

@@ -392,8 +392,9 @@ def _impl(pd) -> str:
 
 def _attributes(handles: _Handles, post_ops: Sequence[tuple]) -> tuple[ctypes.c_void_p, dict]:
     """User-managed scratchpad and the post-ops: ("sum",) accumulates into the
-    destination, ("add", view) adds a tensor of the destination's shape read
-    in its own type and layout (a binary post-op: an fp32 residual into a
+    destination (("sum", scale): scale times its stored values), ("add",
+    view) adds a tensor of the destination's shape read in its own type and
+    layout (a binary post-op: an fp32 residual into a
     bf16 destination, or a residual that is not the destination's bytes),
     ("mul", view) multiplies by one the same way (the gate of a gated MLP),
     ("eltwise", name, alpha, beta) applies an ELTWISE kind. Also the
@@ -409,7 +410,8 @@ def _attributes(handles: _Handles, post_ops: Sequence[tuple]) -> tuple[ctypes.c_
         _check(lib.dnnl_post_ops_create(ctypes.byref(ops)), "dnnl_post_ops_create")
         for i, op in enumerate(post_ops):
             if op[0] == "sum":
-                _check(lib.dnnl_post_ops_append_sum(ops, 1.0, 0, 0), "dnnl_post_ops_append_sum")
+                scale = op[1] if len(op) > 1 else 1.0
+                _check(lib.dnnl_post_ops_append_sum(ops, scale, 0, 0), "dnnl_post_ops_append_sum")
             elif op[0] in ("add", "mul"):
                 md = handles.of(op[1])
                 kind = BINARY_ADD if op[0] == "add" else BINARY_MUL

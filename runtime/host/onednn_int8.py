@@ -11,8 +11,9 @@ with s8 (or u8) source, s8 weights reordered once at load into the layout
 the kernel wants, the scales as runtime arguments (`set_scales_mask`: one
 for the source and destination, one per output channel for the weights),
 the residual as a binary-add post-op (an fp32 one as it is, an i8 one
-between two linear post-ops that apply its scale) and the ReLU as an
-eltwise post-op; an s8 destination is the requantization, saturated and
+between two linear post-ops that apply its scale, or a sum post-op where
+it is the destination's bytes) and the activation as an eltwise post-op
+(its Activation trait's, runtime/host/activations.py); an s8 destination is the requantization, saturated and
 rounded to nearest even, as ONNX's QuantizeLinear rounds. On AMX the
 kernels are `brgconv:avx512_core_amx`; with VNNI, `brgconv:avx512_core_vnni`.
 
@@ -34,6 +35,7 @@ import torch.nn.functional as F
 
 from ge_dialect import ge
 from runtime.host import int8
+from runtime.host.activations import ACTIVATIONS, RELU
 from runtime.host import onednn as dnnl
 
 log = logging.getLogger(__name__)
@@ -45,16 +47,24 @@ WEIGHT_MASKS = {False: 1, True: 3}  # per output channel: dim 0, or dims 0-1 of 
 # --- the reference: dequantize, float op, requantize --------------------------
 
 
-def _epilogue(op, y: torch.Tensor, residual: torch.Tensor | None) -> torch.Tensor:
-    if residual is not None and op.residual_scale is not None:
-        residual = int8.dequantize(residual, torch.tensor(op.residual_scale.value.data), None, 0)
-    if residual is not None:
-        y = y + residual
-    if op.relu is not None:
-        y = torch.relu(y)
-    if op.output_scale is None:
-        return y
-    return int8.quantize(y, torch.tensor(op.output_scale.value.data), None, 0, torch.int8)
+def _epilogue(op) -> Callable:
+    """y, residual -> the op's residual add, activation and requantization of y."""
+    act = ge.activation_of(op)
+    activate = ACTIVATIONS[type(act)].in_place(act) if act is not None else None
+    sr = None if op.residual_scale is None else torch.tensor(op.residual_scale.value.data)
+    sy = None if op.output_scale is None else torch.tensor(op.output_scale.value.data)
+
+    def finish(y: torch.Tensor, residual: torch.Tensor | None) -> torch.Tensor:
+        if residual is not None and sr is not None:
+            residual = int8.dequantize(residual, sr, None, 0)
+        if residual is not None:
+            y = y + residual
+        if op.relu is not None:
+            y = torch.relu(y)
+        if activate is not None:
+            activate(y)  # y is this call's own tensor
+        return y if sy is None else int8.quantize(y, sy, None, 0, torch.int8)
+    return finish
 
 
 def _split(op, rest: tuple) -> tuple[torch.Tensor | None, torch.Tensor | None]:
@@ -69,6 +79,7 @@ def reference_kernel(op: ge.QuantizedConv2dOp | ge.QuantizedLinearOp) -> Callabl
     """The host kernel of the op (runtime/kernels.py's table): what the QDQ
     graph it was folded from computes, op for op."""
     sx = torch.tensor(op.input_scale.value.data)
+    finish = _epilogue(op)
     if isinstance(op, ge.QuantizedConv2dOp):
         params = (tuple(op.stride.get_values()), tuple(op.padding.get_values()),
                   tuple(op.dilation.get_values()), op.groups.value.data)
@@ -77,13 +88,13 @@ def reference_kernel(op: ge.QuantizedConv2dOp | ge.QuantizedLinearOp) -> Callabl
             bias, residual = _split(op, rest)
             y = F.conv2d(int8.dequantize(x, sx, None, 1), int8.dequantize(w, ws, None, 0),
                          bias, *params)
-            return _epilogue(op, y, residual)
+            return finish(y, residual)
         return quantized_conv2d
 
     def quantized_linear(x, w, ws, *rest):
         bias, residual = _split(op, rest)
         y = F.linear(int8.dequantize(x, sx, None, 1), int8.dequantize(w, ws, None, 0), bias)
-        return _epilogue(op, y, residual)
+        return finish(y, residual)
     return quantized_linear
 
 
@@ -106,10 +117,16 @@ def _scale_args(handles, scales: dict[int, torch.Tensor], args: dict, keep: list
         args[ATTR_SCALES | arg] = (handles.md(s.shape, s.stride()), s.data_ptr())
 
 
-def _residual_post_ops(residual: torch.Tensor, scale: float | None) -> list[tuple]:
-    """Add `residual` to the fp32 result: a binary add; an i8 residual (times
-    `scale`) between two linear post-ops, y = (y / scale + r) * scale, as
-    oneDNN's binary post-op reads its source unscaled."""
+def _residual_post_ops(residual: torch.Tensor, scale: float | None,
+                       out: torch.Tensor) -> list[tuple]:
+    """Add `residual` to the fp32 result: where it is the destination's own
+    bytes (memory-reuse wrote the op in place), a sum post-op that reads
+    them (times `scale`, for an i8 one); otherwise a binary add, an i8
+    residual (times `scale`) between two linear post-ops, y = (y / scale +
+    r) * scale, as oneDNN's binary post-op reads its source unscaled."""
+    if (residual.data_ptr() == out.data_ptr() and residual.dtype == out.dtype
+            and residual.stride() == out.stride()):
+        return [("sum", 1.0 if scale is None else scale)]
     if scale is None:
         return [("add", residual)]
     return [("eltwise", "linear", 1.0 / scale, 0.0), ("add", residual),
@@ -119,8 +136,8 @@ def _residual_post_ops(residual: torch.Tensor, scale: float | None) -> list[tupl
 def cube_primitive(x: torch.Tensor, weight: torch.Tensor, weight_scale: torch.Tensor,
                    bias: torch.Tensor | None, residual: torch.Tensor | None,
                    out: torch.Tensor, input_scale: float, output_scale: float | None,
-                   relu: bool, conv: tuple | None, residual_scale: float | None = None
-                   ) -> dnnl.Primitive:
+                   relu: bool, conv: tuple | None, residual_scale: float | None = None,
+                   activation: tuple | None = None) -> dnnl.Primitive:
     """The int8 conv (`conv` = stride, padding, dilation, groups) or inner
     product (`conv` None: x [rows, in], weight [out, in]) between bound views."""
     lib = dnnl.library()
@@ -128,8 +145,8 @@ def cube_primitive(x: torch.Tensor, weight: torch.Tensor, weight_scale: torch.Te
         raise dnnl.OneDNNError("no oneDNN library")
     groups = conv[3] if conv is not None else 1
     grouped = weight if groups == 1 else weight.reshape(groups, -1, *weight.shape[1:])
-    post_ops = (_residual_post_ops(residual, residual_scale) if residual is not None else []
-                ) + ([("eltwise", "relu", 0.0, 0.0)] if relu else [])
+    post_ops = (_residual_post_ops(residual, residual_scale, out) if residual is not None else []
+                ) + ([RELU.dnnl_post_op()] if relu else []) + ([activation] if activation else [])
     handles = dnnl._Handles()
     try:
         src, dst = handles.of(x), handles.of(out)
@@ -256,36 +273,41 @@ def cube_runner(t):
         residual = residual.reshape(out.shape) if residual is not None else None
     output_scale = op.output_scale.value.data if op.output_scale is not None else None
     residual_scale = op.residual_scale.value.data if op.residual_scale is not None else None
+    act = ge.activation_of(op)
+    post_op = ACTIVATIONS[type(act)].post_op(act) if act is not None else None
     try:
         primitive = cube_primitive(x, weight, t.ins[idx["weight_scale"]], bias, residual, out,
                                    op.input_scale.value.data, output_scale, op.relu is not None,
-                                   conv, residual_scale)
+                                   conv, residual_scale,
+                                   post_op.dnnl_post_op() if post_op else None)
     except dnnl.OneDNNError as e:
         _fallback(op, str(e))
         return None
     runner = primitive.as_runner(f"onednn_int8_{op.name.removeprefix('ge.')}")
     runner.impl = primitive.impl
-    if op.relu is not None and output_scale is None:
+    if (op.relu is not None or post_op is not None and post_op.clamps_at_zero()) and (
+            output_scale is None):
         runner.writes_relu = True  # none below 0, no NaN: a oneDNN max-pool may read it
     return runner
 
 
 def quantize_runner(t):
-    """A runner for a task whose body is one `ge.quantize` of fp32 to i8 with
-    one constant scale and no zero point, into a bound view: a reorder, from
-    a bound view or from a graph input (a contiguous one; any other is
-    quantized by the reference)."""
+    """A runner for a task whose body is one `ge.quantize` of fp32 (or bf16) to
+    i8 with one constant scale and no zero point, into a bound view: a
+    reorder, from a bound view or from an fp32 graph input (a contiguous
+    one; any other is quantized by the reference)."""
     ops = t.ops
     if len(ops) != 1 or not t.primitives:
         return None
     op = ops[0]
     x, s = t.arg(op.input), t.arg(op.scale)
     if (op.zero_point is not None or str(op.output.type.element_type) != "i8"
-            or str(op.input.type.element_type) != "f32" or not t.constant(s)
+            or str(op.input.type.element_type) not in ("f32", "bf16") or not t.constant(s)
             or t.ins[s].numel() != 1 or x is None or not isinstance(t.out, torch.Tensor)):
         return None
     source = t.ins[x]
-    if source is None and not op.input.type.has_static_shape():
+    if source is None and (not op.input.type.has_static_shape()
+                           or str(op.input.type.element_type) != "f32"):
         return None
     scale = float(t.ins[s].reshape(()))
     try:

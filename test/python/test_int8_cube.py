@@ -13,9 +13,10 @@ import json
 import pytest
 import torch
 from torch import nn
+from xdsl.parser import Parser
 
 import npu_graph
-from ge_dialect import ascend, ge
+from ge_dialect import ascend, ge, make_context
 from npu_graph import GEGraph, NpuGraph
 from npu_graph.compiler import lower, optimize, plan_device
 from npu_graph.quantize import calibrate
@@ -107,11 +108,15 @@ def test_every_cube_op_folds_and_int8_flows_between_tasks(graphs):
     # the residual adds and the ReLU after them are in the second convs
     assert not _ops(folded, ge.AddOp | ge.ReluOp)
     assert sum(op.residual is not None for op in convs) == 2
-    # layer1's residual (the max-pool's output) is quantized for its first
-    # conv anyway, so it is added as that int8 tensor (quantize-residuals)
-    (int8_residual,) = [op for op in convs if op.residual_scale is not None]
-    assert str(int8_residual.residual.type.element_type) == "i8"
-    assert isinstance(int8_residual.residual.owner, ge.MaxPool2dOp)
+    # both residuals are int8: layer1's (the max-pool's output) is quantized
+    # for its first conv anyway (quantize-residuals), layer2's strided
+    # shortcut conv has its output calibrated and writes int8 (quantize-static)
+    residuals = {type(op.residual.owner): op for op in convs if op.residual is not None}
+    assert set(residuals) == {ge.MaxPool2dOp, ge.QuantizedConv2dOp}
+    for op in residuals.values():
+        assert op.residual_scale is not None and str(op.residual.type.element_type) == "i8"
+    shortcut = residuals[ge.QuantizedConv2dOp].residual.owner
+    assert shortcut.output_scale.value.data == residuals[ge.QuantizedConv2dOp].residual_scale.value.data
     # the stem's max-pool runs on int8 (quantize moved before it, exactly),
     # so the stem conv writes int8 too: the image and the pooled features
     # are the only tensors quantized by a task of their own
@@ -128,7 +133,15 @@ def test_lowered_int8_tasks_are_cube_tasks_on_i8_buffers(graphs):
     i8_buffers = {v for t in int8_tasks for v in t.outs
                   if str(v.type.element_type) == "i8"}
     readers = [t for t in int8_tasks if any(v in i8_buffers for v in t.ins)]
-    assert len(i8_buffers) == 4 and len(readers) == 4
+    assert len(i8_buffers) == 5 and len(readers) == 4
+    # a conv with an int8 residual (read last there) and an int8 output
+    # writes over the residual's bytes, so oneDNN adds it in place (a sum
+    # post-op); layer2's, with an fp32 output for the pooling, cannot
+    residual_tasks = [t for t in int8_tasks if any(
+        getattr(o, "residual_scale", None) is not None for o in t.body.walk())]
+    in_place = [t.ins[-1].owner.offset == t.outs[0].owner.offset for t in residual_tasks]
+    out_types = [str(t.outs[0].type.element_type) for t in residual_tasks]
+    assert in_place == [True, False] and out_types == ["i8", "f32"]
 
 
 def test_reference_kernels_match_the_qdq_graph_exactly(graphs):
@@ -152,9 +165,8 @@ def test_compiled_int8_matches_qdq_and_fp32_top1(graphs, primitives):
         assert "onednn_int8_quantized_linear" in names and "onednn_int8_quantize" in names
     got = torch.cat([executable.run(b)[0].clone() for b in held_out.split(8)])
     # The same arithmetic up to float rounding: most logits agree to 1e-4;
-    # where an intermediate int8 value rounded the other way (oneDNN adds an
-    # int8 residual as (y / s + r) * s, the QDQ graph as y + r * s), a logit
-    # moves by ~1e-3 (measured: 10 of 640 logits, at most 1.3e-3 of a range of 0.35).
+    # where an intermediate int8 value rounded the other way (the float ops
+    # round in another order), a logit moves by ~1e-3.
     err = (got - reference).abs()
     assert (err <= 1e-4).float().mean() >= 0.95, (err > 1e-4).sum()
     assert err.max() <= 0.01 * reference.abs().max(), err.max()
@@ -165,7 +177,7 @@ def test_compiled_int8_matches_qdq_and_fp32_top1(graphs, primitives):
 
 
 class Mixed(nn.Module):
-    """A depthwise conv (grouped weights: one scale per output channel over
+    """A depthwise conv with ReLU6 (grouped weights: one scale per output channel over
     two weight dims) and a linear with a residual (h + fc2(relu(fc1(h)))),
     read by another linear: the residual stream goes on in int8."""
 
@@ -179,7 +191,7 @@ class Mixed(nn.Module):
         self.fc3 = nn.Linear(16, 4)
 
     def forward(self, x):
-        x = torch.relu(self.pw(torch.relu(self.dw(torch.relu(self.conv(x))))))
+        x = torch.relu(self.pw(nn.functional.relu6(self.dw(torch.relu(self.conv(x))))))
         h = nn.functional.adaptive_avg_pool2d(x, 1).flatten(1)
         return self.fc3(h + self.fc2(torch.relu(self.fc1(h))))
 
@@ -196,6 +208,10 @@ def test_grouped_conv_and_linear_residual_run_as_int8_primitives():
     (residual_linear,) = [op for op in _ops(folded, ge.QuantizedLinearOp)
                           if op.residual is not None]
     assert residual_linear.residual_scale is not None  # h is quantized for fc1 anyway
+    (relu6,) = [op for op in _ops(folded, ge.QuantizedConv2dOp) if op.activation is not None]
+    assert relu6.activation.data == "ge.clamp" and relu6.groups.value.data == 8
+    assert ge.activation_of(relu6).bounds() == (0.0, 6.0)
+    assert not _ops(folded, ge.ClampOp)
     x = torch.randn(4, 3, 12, 12)
     reference = evaluate(qdq.module, x)[0]
     assert torch.equal(evaluate(folded.module, x)[0], reference)
@@ -218,3 +234,61 @@ def test_int8_micro_bench_smoke(tmp_path, capsys):
     assert set(result["ms"]) == {"fp32", "bf16", "int8"} and result["int8_over_bf16"] > 0
     assert sum(result["int8_kernels"].values()) == 21  # ResNet-18: 20 convs and the fc
     assert "int8 / bf16" in capsys.readouterr().out
+
+
+
+class FeedForward(nn.Module):
+    """A transformer block's tail: linear -> GELU -> linear."""
+
+    def __init__(self):
+        super().__init__()
+        self.up, self.down = nn.Linear(16, 64), nn.Linear(64, 16)
+
+    def forward(self, x):
+        return self.down(nn.functional.gelu(self.up(x)))
+
+
+def test_gelu_folds_into_the_int8_linear():
+    torch.manual_seed(0)
+    model = FeedForward().eval()
+    calibration = [torch.randn(2, 8, 16) for _ in range(2)]
+    graph = NpuGraph(model, input_spec=(calibration[0],))
+    prepared = GEGraph(run_pipeline(graph.module.clone(), CALIBRATION_LEVEL))
+    calibrate(prepared, calibration)
+    qdq = GEGraph(run_pipeline(prepared.module, "quantize-static,cse,quantize-residuals"))
+    folded = GEGraph(run_pipeline(qdq.module.clone(), "fold-quantized,dce"))
+    (up,) = [op for op in _ops(folded, ge.QuantizedLinearOp) if op.activation is not None]
+    assert isinstance(ge.activation_of(up), ge.GeluOp) and up.output_scale is not None
+    assert not _ops(folded, ge.GeluOp)
+    x = torch.randn(2, 8, 16)
+    reference = evaluate(qdq.module, x)[0]
+    assert torch.equal(evaluate(folded.module, x)[0], reference)
+    executable = Executable(plan_device(lower(optimize(folded.module.clone(), "ge-O3"))))
+    if onednn.available():
+        names = [r.__name__ for r in executable.runners]
+        assert names.count("onednn_int8_quantized_linear") == 2, names
+    err = (executable.run(x)[0] - reference).abs()
+    assert (err <= 1e-4).float().mean() >= 0.95 and err.max() <= 0.01 * reference.abs().max()
+
+
+QUANTIZE_BF16 = """
+func.func @main(%x: tensor<4x64xf32>) -> tensor<4x64xf32> {
+  %s = ge.const dense<0.02> : tensor<f32>
+  %b = ge.cast %x : tensor<4x64xf32> -> tensor<4x64xbf16>
+  %q = ge.quantize %b, %s {axis = 1 : i64} : tensor<4x64xbf16>, tensor<f32> -> tensor<4x64xi8>
+  %y = ge.dequantize %q, %s {axis = 1 : i64} : tensor<4x64xi8>, tensor<f32> -> tensor<4x64xf32>
+  func.return %y : tensor<4x64xf32>
+}
+"""
+
+
+def test_a_bf16_tensor_is_quantized_by_a_reorder():
+    """What a bf16 op (attention under allow_mix_precision_bf16) writes is
+    quantized as it is, as the quantize's f32 arithmetic would after a cast."""
+    module = Parser(make_context(), QUANTIZE_BF16).parse_module()
+    executable = Executable(plan_device(lower(optimize(module, "ge-O3"))))
+    if onednn.available():
+        assert "onednn_int8_quantize" in [r.__name__ for r in executable.runners]
+    x = torch.randn(4, 64) * 2
+    want = torch.round(x.bfloat16().float() / 0.02).clamp(-128, 127) * 0.02
+    assert torch.equal(executable.run(x)[0], want)

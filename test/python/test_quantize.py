@@ -17,7 +17,7 @@ import npu_graph
 from npu_graph import GraphParser, NpuGraph, QuantizeError
 from npu_graph.quantize import calibrate
 from passes.driver.runner import run_pipeline
-from passes.quantize_static import RANGE_ATTR
+from passes.quantize_static import OUTPUT_RANGE_ATTR, RANGE_ATTR
 from runtime.host import int8
 from runtime.reference import evaluate
 
@@ -213,3 +213,43 @@ def test_onnx_qdq_model_imports_into_the_same_form():
     (expected,) = ReferenceEvaluator(model).run(None, {"x": x})
     got = graph.optimize()(torch.from_numpy(x))
     np.testing.assert_allclose(got.numpy(), expected, rtol=1e-5, atol=1e-5)
+
+
+class TwoBranches(nn.Module):
+    """add(conv_a(x), conv_b(x)) (a strided block's last conv and shortcut),
+    and add(conv_c(y), y) (an identity shortcut)."""
+
+    def __init__(self):
+        super().__init__()
+        self.a, self.b, self.c = (nn.Conv2d(4, 4, 1) for _ in range(3))
+
+    def forward(self, x):
+        y = torch.relu(self.a(x) + self.b(x))
+        return self.c(y) + y
+
+
+def test_calibration_observes_the_output_of_a_residual_shortcut_conv():
+    torch.manual_seed(0)
+    model = TwoBranches().eval()
+    data = [torch.randn(2, 4, 6, 6) for _ in range(2)]
+    graph = NpuGraph(model, input_spec=(data[0],))
+    prepared = npu_graph.GEGraph(run_pipeline(graph.module.clone(), "ge-O2"))
+    assert calibrate(prepared, data) == 3
+    convs = [op for op in prepared.module.walk() if op.name == "ge.conv2d"]
+    # only b, the later of two convs meeting at an add, has its output observed
+    assert [OUTPUT_RANGE_ATTR in op.attributes for op in convs] == [False, True, False]
+    lo, hi = convs[1].attributes[OUTPUT_RANGE_ATTR].get_values()
+    with torch.no_grad():
+        b = model.b(torch.cat(data))
+    assert lo == pytest.approx(float(b.min())) and hi == pytest.approx(float(b.max()))
+    # folded: b writes int8 and a adds it as its int8 residual
+    q = npu_graph.quantize(graph, data)
+    folded = [op for op in q.module.walk() if op.name == "ge.quantized_conv2d"]
+    assert len(folded) == 3
+    (b,) = [op for op in folded if op.residual is None and op.relu is None]
+    (a,) = [use.operation for use in b.output.uses]
+    assert b.output_scale is not None and a.residual_scale == b.output_scale
+    x = torch.randn(2, 4, 6, 6)
+    got = q.optimize()(x)
+    want = model(x)
+    assert (got - want).norm() / want.norm() < 0.03

@@ -29,3 +29,19 @@ func.func @negative_scale(%x: tensor<1x3x8x8xi8>, %w: tensor<4x3x3x3xi8>, %s: te
   %y = ge.quantized_conv2d %x, %w, %s {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64, input_scale = -0.02 : f32} : tensor<1x3x8x8xi8>, tensor<4x3x3x3xi8>, tensor<4xf32> -> tensor<1x4x6x6xf32>
   func.return %y : tensor<1x4x6x6xf32>
 }
+
+// -----
+
+// CHECK: {{^}}ge.quantized_linear: activation must name an activation op (ge.relu, ge.sigmoid, ge.tanh, ge.silu, ge.hardswish, ge.hardsigmoid, ge.gelu, ge.clamp), without relu; got ge.exp{{$}}
+func.func @not_an_activation(%x: tensor<2x8xi8>, %w: tensor<4x8xi8>, %s: tensor<4xf32>) -> tensor<2x4xf32> {
+  %y = ge.quantized_linear %x, %w, %s {input_scale = 0.02 : f32, activation = "ge.exp"} : tensor<2x8xi8>, tensor<4x8xi8>, tensor<4xf32> -> tensor<2x4xf32>
+  func.return %y : tensor<2x4xf32>
+}
+
+// -----
+
+// CHECK: {{^}}ge.quantized_linear: activation must name an activation op (ge.relu, ge.sigmoid, ge.tanh, ge.silu, ge.hardswish, ge.hardsigmoid, ge.gelu, ge.clamp), without relu; got ge.tanh{{$}}
+func.func @activation_and_relu(%x: tensor<2x8xi8>, %w: tensor<4x8xi8>, %s: tensor<4xf32>) -> tensor<2x4xf32> {
+  %y = ge.quantized_linear %x, %w, %s {input_scale = 0.02 : f32, relu, activation = "ge.tanh"} : tensor<2x8xi8>, tensor<4x8xi8>, tensor<4xf32> -> tensor<2x4xf32>
+  func.return %y : tensor<2x4xf32>
+}

@@ -228,3 +228,24 @@ func.func @rms_norm_lookalikes(%x: tensor<2x3x8xf32>, %z: tensor<2x3x8xf32>, %wr
   %d = ge.mul %n4, %wrong : tensor<2x3x8xf32>, tensor<3x1xf32> -> tensor<2x3x8xf32>
   func.return %a, %b, %c, %d : tensor<2x3x8xf32>, tensor<2x3x8xf32>, tensor<2x3x8xf32>, tensor<2x3x8xf32>
 }
+
+// -----
+
+// quantize computes in f32, so a widening cast before it (bf16 -> f32, as
+// precision-mode leaves between a bf16 op and a quantize) goes; a narrowing
+// one (f64 -> f32 rounds) and a quantize with a zero point stay.
+// CHECK-LABEL: func.func @quantize_of_cast
+// CHECK-NEXT:    %{{.*}} = ge.quantize %b, %s {axis = 1 : i64} : tensor<4x8xbf16>, tensor<f32> -> tensor<4x8xi8>
+// CHECK-NEXT:    %[[D:.*]] = ge.cast %d : tensor<4x8xf64> -> tensor<4x8xf32>
+// CHECK-NEXT:    %{{.*}} = ge.quantize %[[D]], %s {axis = 1 : i64}
+// CHECK-NEXT:    %[[Z:.*]] = ge.cast %b : tensor<4x8xbf16> -> tensor<4x8xf32>
+// CHECK-NEXT:    %{{.*}} = ge.quantize %[[Z]], %s, %z
+func.func @quantize_of_cast(%b: tensor<4x8xbf16>, %d: tensor<4x8xf64>, %s: tensor<f32>, %z: tensor<i8>) -> (tensor<4x8xi8>, tensor<4x8xi8>, tensor<4x8xi8>) {
+  %bf = ge.cast %b : tensor<4x8xbf16> -> tensor<4x8xf32>
+  %qb = ge.quantize %bf, %s {axis = 1 : i64} : tensor<4x8xf32>, tensor<f32> -> tensor<4x8xi8>
+  %df = ge.cast %d : tensor<4x8xf64> -> tensor<4x8xf32>
+  %qd = ge.quantize %df, %s {axis = 1 : i64} : tensor<4x8xf32>, tensor<f32> -> tensor<4x8xi8>
+  %bz = ge.cast %b : tensor<4x8xbf16> -> tensor<4x8xf32>
+  %qz = ge.quantize %bz, %s, %z {axis = 1 : i64} : tensor<4x8xf32>, tensor<f32>, tensor<i8> -> tensor<4x8xi8>
+  func.return %qb, %qd, %qz : tensor<4x8xi8>, tensor<4x8xi8>, tensor<4x8xi8>
+}

@@ -161,3 +161,57 @@ func.func @max_pool(%xq: tensor<1x1x4x4xi8>, %f: tensor<1x1x4x4xf32>) -> (tensor
   %p2q = ge.quantize %p2, %s1 {axis = 1 : i64} : tensor<1x1x2x2xf32>, tensor<f32> -> tensor<1x1x2x2xi8>
   func.return %q, %p2q, %f : tensor<1x1x2x2xi8>, tensor<1x1x2x2xi8>, tensor<1x1x4x4xf32>
 }
+
+// -----
+
+// A ReLU6 (clamp 0..6) after a conv folds as its activation (the op's name
+// and properties: oneDNN runs it as a clip post-op); a clamp with an upper
+// bound only has no post-op form and stays float, with the conv before it
+// writing fp32 and the quantize after it kept.
+// CHECK-LABEL: func.func @relu6_and_clamp
+// CHECK:         %y = ge.quantized_conv2d %xq, %{{.*}}, %{{.*}} {{{.*}}output_scale = 1.000000e-01 : f32, activation = "ge.clamp", activation_attrs = {min = 0.000000e+00 : f64, max = 6.000000e+00 : f64}} : tensor<1x1x4x4xi8>, tensor<1x1x1x1xi8>, tensor<1xf32> -> tensor<1x1x4x4xi8>
+// CHECK:         %[[C:.*]] = ge.quantized_conv2d %xq, %{{.*}}, %{{.*}} {{{.*}}input_scale = 5.000000e-02 : f32} : tensor<1x1x4x4xi8>, tensor<1x1x1x1xi8>, tensor<1xf32> -> tensor<1x1x4x4xf32>
+// CHECK-NEXT:    %[[K:.*]] = ge.clamp %[[C]] {max = 1.000000e+00 : f64}
+// CHECK-NEXT:    %z = ge.quantize %[[K]]
+func.func @relu6_and_clamp(%xq: tensor<1x1x4x4xi8>) -> (tensor<1x1x4x4xi8>, tensor<1x1x4x4xi8>) {
+  %sx = ge.const dense<0.05> : tensor<f32>
+  %sy = ge.const dense<0.1> : tensor<f32>
+  %wq = ge.const dense<10> : tensor<1x1x1x1xi8>
+  %sw = ge.const dense<0.01> : tensor<f32>
+  %x = ge.dequantize %xq, %sx {axis = 1 : i64} : tensor<1x1x4x4xi8>, tensor<f32> -> tensor<1x1x4x4xf32>
+  %w = ge.dequantize %wq, %sw {axis = 0 : i64} : tensor<1x1x1x1xi8>, tensor<f32> -> tensor<1x1x1x1xf32>
+  %c = ge.conv2d %x, %w {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : tensor<1x1x4x4xf32>, tensor<1x1x1x1xf32> -> tensor<1x1x4x4xf32>
+  %r = ge.clamp %c {min = 0.0 : f64, max = 6.0 : f64} : tensor<1x1x4x4xf32>
+  %y = ge.quantize %r, %sy {axis = 1 : i64} : tensor<1x1x4x4xf32>, tensor<f32> -> tensor<1x1x4x4xi8>
+  %w2 = ge.dequantize %wq, %sw {axis = 0 : i64} : tensor<1x1x1x1xi8>, tensor<f32> -> tensor<1x1x1x1xf32>
+  %c2 = ge.conv2d %x, %w2 {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : tensor<1x1x4x4xf32>, tensor<1x1x1x1xf32> -> tensor<1x1x4x4xf32>
+  %k = ge.clamp %c2 {max = 1.0 : f64} : tensor<1x1x4x4xf32>
+  %z = ge.quantize %k, %sy {axis = 1 : i64} : tensor<1x1x4x4xf32>, tensor<f32> -> tensor<1x1x4x4xi8>
+  func.return %y, %z : tensor<1x1x4x4xi8>, tensor<1x1x4x4xi8>
+}
+
+// -----
+
+// A transformer FFN: linear -> gelu -> quantize folds into one int8 linear
+// with the GELU (with its approximation) and an int8 result; an exp is no
+// activation and stays float, the linear before it fp32.
+// CHECK-LABEL: func.func @gelu_and_exp
+// CHECK:         %g = ge.quantized_linear %xq, %wq, %{{.*}} {input_scale = 5.000000e-02 : f32, output_scale = 1.000000e-01 : f32, activation = "ge.gelu", activation_attrs = {approximate = "tanh"}} : tensor<3x4xi8>, tensor<2x4xi8>, tensor<2xf32> -> tensor<3x2xi8>
+// CHECK:         %[[L:.*]] = ge.quantized_linear %xq, %wq, %{{.*}} {input_scale = 5.000000e-02 : f32} : tensor<3x4xi8>, tensor<2x4xi8>, tensor<2xf32> -> tensor<3x2xf32>
+// CHECK-NEXT:    %t = ge.exp %[[L]]
+func.func @gelu_and_exp(%xq: tensor<3x4xi8>) -> (tensor<3x2xi8>, tensor<3x2xi8>) {
+  %sx = ge.const dense<0.05> : tensor<f32>
+  %sy = ge.const dense<0.1> : tensor<f32>
+  %wq = ge.const dense<1> : tensor<2x4xi8>
+  %sw = ge.const dense<[0.01, 0.02]> : tensor<2xf32>
+  %x = ge.dequantize %xq, %sx {axis = 1 : i64} : tensor<3x4xi8>, tensor<f32> -> tensor<3x4xf32>
+  %w = ge.dequantize %wq, %sw {axis = 0 : i64} : tensor<2x4xi8>, tensor<2xf32> -> tensor<2x4xf32>
+  %y = ge.linear %x, %w : tensor<3x4xf32>, tensor<2x4xf32> -> tensor<3x2xf32>
+  %a = ge.gelu %y {approximate = "tanh"} : tensor<3x2xf32>
+  %g = ge.quantize %a, %sy {axis = 1 : i64} : tensor<3x2xf32>, tensor<f32> -> tensor<3x2xi8>
+  %w2 = ge.dequantize %wq, %sw {axis = 0 : i64} : tensor<2x4xi8>, tensor<2xf32> -> tensor<2x4xf32>
+  %y2 = ge.linear %x, %w2 : tensor<3x4xf32>, tensor<2x4xf32> -> tensor<3x2xf32>
+  %t = ge.exp %y2 : tensor<3x2xf32>
+  %tq = ge.quantize %t, %sy {axis = 1 : i64} : tensor<3x2xf32>, tensor<f32> -> tensor<3x2xi8>
+  func.return %g, %tq : tensor<3x2xi8>, tensor<3x2xi8>
+}

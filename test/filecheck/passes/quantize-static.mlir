@@ -47,3 +47,24 @@ func.func @stays_float(%x: tensor<3x2xf32>, %v: tensor<2x2xf32>) -> (tensor<3x2x
   %s = ge.softmax %x {dim = 1 : i64, ge.calibration_range = array<f64: -1.0, 1.0>} : tensor<3x2xf32>
   func.return %y, %z, %s : tensor<3x2xf32>, tensor<3x2xf32>, tensor<3x2xf32>
 }
+
+// -----
+
+// An output range (calibration writes it on a residual add's shortcut conv)
+// quantizes the result too: the add reads dq(q(%s)) with sy = 5.08 / 127 = 0.04.
+// The conv without one (%c) is read as it is.
+// CHECK-LABEL: func.func @output_range
+// CHECK:         %c = ge.conv2d
+// CHECK:         %s = ge.conv2d
+// CHECK-NEXT:    %[[SY:.*]] = ge.const dense<4.000000e-02> : tensor<f32>
+// CHECK-NEXT:    %[[Q:.*]] = ge.quantize %s, %[[SY]] {axis = 1 : i64}
+// CHECK-NEXT:    %[[DQ:.*]] = ge.dequantize %[[Q]], %[[SY]] {axis = 1 : i64}
+// CHECK-NEXT:    %y = ge.add %c, %[[DQ]]
+// CHECK-NOT:     ge.calibration_output_range
+func.func @output_range(%x: tensor<1x1x2x2xf32>) -> tensor<1x2x2x2xf32> {
+  %w = ge.const dense<[[[[1.0]]], [[[2.0]]]]> : tensor<2x1x1x1xf32>
+  %c = ge.conv2d %x, %w {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64, ge.calibration_range = array<f64: 0.0, 1.0>} : tensor<1x1x2x2xf32>, tensor<2x1x1x1xf32> -> tensor<1x2x2x2xf32>
+  %s = ge.conv2d %x, %w {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64, ge.calibration_range = array<f64: 0.0, 1.0>, ge.calibration_output_range = array<f64: -5.08, 2.0>} : tensor<1x1x2x2xf32>, tensor<2x1x1x1xf32> -> tensor<1x2x2x2xf32>
+  %y = ge.add %c, %s : tensor<1x2x2x2xf32>, tensor<1x2x2x2xf32> -> tensor<1x2x2x2xf32>
+  func.return %y : tensor<1x2x2x2xf32>
+}
