@@ -137,11 +137,17 @@ class Replica(LoadedFunction):
         the runner writing its input holds a ReLU's values (`writes_relu`)."""
         relu: set[int] = set()
         made = []
-        static = self._static_tasks()
+        static, sized = self._static_tasks(), self._sized_outputs()
+        self.fast_tasks = set(static)  # a dynamic graph's tasks that run their runners
         with dnnl.prepacking(self.requested.prepack if static else self.options.prepack):
             for i, task in enumerate(self.tasks):
-                runner = self._runner(task, bool(task.ins) and task.ins[0] in relu,
-                                      self.requested if i in static else self.options)
+                relu_input = bool(task.ins) and task.ins[0] in relu
+                runner = self._runner(task, relu_input,
+                                      self.requested if i in static | sized else self.options)
+                if i in sized and not getattr(runner, "any_length", False):
+                    runner = self._runner(task, relu_input, self.options)
+                elif i in sized:
+                    self.fast_tasks.add(i)
                 if getattr(runner, "writes_relu", False):
                     relu.update(task.outs)
                 made.append(runner)
@@ -160,6 +166,20 @@ class Replica(LoadedFunction):
             i for i, t in enumerate(self.arg_types) if not t.has_static_shape()}
         return {i for i, t in enumerate(self.tasks)
                 if not dynamic & {*t.ins, *t.outs} and not any(s < n for s in t.outs)}
+
+    def _sized_outputs(self) -> set[int]:
+        """A dynamic graph's other tasks whose outputs have static shapes
+        (attention of one query over a growing cache): they run their fast
+        runner where it takes any length (`any_length`, the C loop of
+        runtime/host/row_attention.py), else their body."""
+        if not self.is_dynamic:
+            return set()
+        n = len(self.arg_types)
+        dynamic = {s for s, _ in self.dynamic}
+        static = self._static_tasks()
+        return {i for i, t in enumerate(self.tasks)
+                if i not in static and not dynamic & set(t.outs)
+                and not any(s < n for s in t.outs)}
 
     def _runner(self, task: Task, relu_input: bool = False,
                 options: Options | None = None) -> runners.Runner:
@@ -218,9 +238,8 @@ class Replica(LoadedFunction):
                 raise ValueError(f"host order runs '{self.tasks[t].name}' before "
                                  f"'{self.tasks[late[0]].name}', which it waits for")
         self.host_order = list(order)
-        static = self._static_tasks()
         self._steps = [(self.tasks[i].body, self.tasks[i].ins, self.tasks[i].outs,
-                        self.runners[i] if i in static else None) for i in order]
+                        self.runners[i] if i in self.fast_tasks else None) for i in order]
         # The prepared loop: each task's argument list built once; graph inputs
         # are patched into it at the start of every run. A runner with a
         # `bare` call (a oneDNN primitive bound at load) is that call, no arguments.

@@ -183,8 +183,10 @@ def runner(block: Block, ins: list, constants: list[bool], out: torch.Tensor,
     # q, k and v as the body has them before converting them to the matmuls' type
     values = [_uncast(v, casts) for v in (qk.lhs, qk.rhs, pv.rhs)]
     fused = casts | {pv, softmax, qk} | {op for op in (mask_op, scaling, merge) if op is not None}
+    shapes = [v.type.get_shape() for v in values]
+    dynamic = _keys_dynamic(*shapes)  # over a growing cache: the C loop (or torch's) only
     if (any(str(v.type.element_type) not in ("f32", dtype) for v in values)
-            or not _heads_match(*(v.type.get_shape() for v in values))):
+            or not (dynamic or _heads_match(*shapes))):
         return None
     if mask is not None:
         if keep is None and str(mask.type.element_type) not in ("f32", dtype):
@@ -205,7 +207,7 @@ def runner(block: Block, ins: list, constants: list[bool], out: torch.Tensor,
         k, v, groups, chains = grouped
         return _build(block, fused | chains, [values[0], k, v, *values[3:]], scale, masker,
                       out, target, groups, loop)
-    if primitives and keep is None and dnnl.available():
+    if primitives and keep is None and not dynamic and dnnl.available():
         # oneDNN's softmax gives a row of -inf NaN, as the body's does; a safe
         # softmax's 0 there takes the body
         built = _primitives(block, fused, values, COMPUTE_TYPES[dtype], scale,
@@ -232,8 +234,8 @@ def _repeated_heads(value: SSAValue) -> tuple[SSAValue, int, set] | None:
         return None
     x = split.input
     xs, es, ms = (list(ge.shape_of(v)) for v in (x, expanded.output, merged.output))
-    if len(xs) != 4 or min(xs) < 0 or len(es) != 5:
-        return None
+    if len(xs) != 4 or min(xs[:2] + xs[3:]) < 0 or len(es) != 5:
+        return None  # the length (a dynamic cache's) may be `?`
     b, kvh, s, d = xs
     n = es[2]
     if list(ge.shape_of(split.output)) != [b, kvh, 1, s, d] or es != [b, kvh, n, s, d] \
@@ -260,6 +262,13 @@ def _heads_match(q, kt, v) -> bool:
     broadcasting: the matmuls broadcast batch dims, the fused kernel does not."""
     return (all(len(x) == 4 and min(x) >= 0 for x in (q, kt, v))
             and q[:2] == kt[:2] == v[:2] and q[3] == kt[2] and kt[3] == v[2])
+
+
+def _keys_dynamic(q, kt, v) -> bool:
+    """The same, but for the number of keys, a `?` dim (a dynamic cache's length)."""
+    static = (q, kt[:3], v[:2], v[3:])
+    return (all(len(x) == 4 for x in (q, kt, v)) and all(min(x) >= 0 for x in static)
+            and kt[3] < 0 and v[2] < 0 and q[:2] == kt[:2] == v[:2] and q[3] == kt[2])
 
 
 def _masker(keep: bool | None, fill: float | None) -> Callable:
@@ -318,7 +327,8 @@ def _build(block: Block, fused: set, values: list[SSAValue], scale: float, maske
             target.copy_(y)
     attention.groups = groups  # query heads per k and v head read
     attention.row_loop = rows is not None
-    if rows is not None:
+    attention.any_length = getattr(rows, "any_length", False)  # a dynamic cache's
+    if hasattr(rows, "bind"):
         attention.bind = rows.bind
     return attention
 
@@ -345,12 +355,12 @@ def _rows_or_body(block: Block, values: list[SSAValue], scale: float, out: torch
 def _row_loop(block: Block, values: list[SSAValue], scale: float, target: torch.Tensor,
               groups: int, kind: int, fill: float, safe: bool, ins: list) -> Callable | None:
     """runtime/host/row_attention.py's loop over q, k (k^T unless grouped),
-    v and the mask, if each is a task input of static shape (no view made
-    per call in between), else None."""
+    v and the mask, if each is a task input (no view made per call in
+    between) of static shape but for the number of keys, else None."""
     operands = []
     for v in values:
         shape = tuple(ge.shape_of(v))
-        if not isinstance(v, BlockArgument) or v.block is not block or min(shape, default=0) < 0:
+        if not isinstance(v, BlockArgument) or v.block is not block:
             return None
         bound = ins[v.index] if v.index < len(ins) else None
         operands.append((v.index, bound if isinstance(bound, torch.Tensor) else None, shape))

@@ -189,6 +189,14 @@ class Operand:
         self.transposed, self.broadcast = transposed, broadcast
         self.desc = _Desc()
 
+    def at(self, keys: int) -> Operand:
+        """This operand with its `?` dim (the number of keys) set to `keys`."""
+        fixed = Operand(tuple(keys if n < 0 else n for n in self.shape), self.dtype,
+                        self.dense_last, self.transposed,
+                        self.broadcast and tuple(keys if n < 0 else n for n in self.broadcast))
+        fixed.desc = self.desc
+        return fixed
+
     def fill(self, x) -> bool:
         """Point the descriptor at `x`; False if `x` is not what the loop reads."""
         if not isinstance(x, torch.Tensor) or x.shape != self.shape or x.dtype != self.dtype:
@@ -220,8 +228,12 @@ def runner(q, k, v, mask, mask_kind: int, fill: float, scale: float, target: tor
         return None
     dtype = target.dtype
     b, h, t, d = qshape
-    s = kshape[2] if not k_transposed else kshape[3]
+    key_dim = 2 if not k_transposed else 3
+    s = kshape[key_dim]
     kvh, e = vshape[1], vshape[3]
+    if s < 0:  # a dynamic cache's length: read from k at each call
+        return _any_length(q, k, v, mask, mask_kind, fill, scale, target, groups,
+                           k_transposed, safe)
     if (t > MAX_QUERIES or s > MAX_KEYS or s < 1 or h != kvh * groups
             or tuple(target.shape) != (b, h, t, e) or (target.stride(-1) != 1 and e > 1)
             or library() is None):
@@ -265,6 +277,7 @@ def runner(q, k, v, mask, mask_kind: int, fill: float, scale: float, target: tor
         return call if all(operand.fill(args[i]) for i, operand in per_call) else None
     attention.keep = call.keep = keep  # bound tensors and descriptors live as long as the call
     attention.bind = bind
+    attention.call, attention.per_call, attention.dims = call, per_call, dims
     return attention
 
 
@@ -282,3 +295,49 @@ def reference(q, k, v, mask=None, mask_kind: int = NO_MASK, fill: float = float(
     if safe:
         p = p.masked_fill(scores.amax(-1, keepdim=True) == float("-inf"), 0.0)
     return p @ v
+
+
+def _any_length(q, k, v, mask, mask_kind: int, fill: float, scale: float,
+                target: torch.Tensor, groups: int, k_transposed: bool, safe: bool
+                ) -> Callable[[list], bool] | None:
+    """`runner` where the number of keys is `?` in k's, v's and the mask's
+    shapes (every other dim static, and those inputs given per call): each
+    call reads it from k, sets the loop's dims and checks the rest as at
+    load. No `bind`: a replay has static shapes."""
+    (qi, qt, qshape), (ki, _, kshape), (vi, _, vshape) = q, k, v
+    key_dim = 3 if k_transposed else 2
+    shapes = [qshape, kshape, vshape] + ([mask[2]] if mask is not None else [])
+    unknown = [[i for i, n in enumerate(x) if n < 0] for x in shapes]
+    if (min(qshape) < 0 or unknown[1] != [key_dim] or unknown[2] != [2]
+            or (mask is not None and unknown[3] not in ([3], []))
+            or any(x[1] is not None for x in (k, v) + ((mask,) if mask else ()))):
+        return None
+    # the loop at the most keys it takes, to check everything but the length once
+    widest = runner(q, (ki, None, _keyed(kshape, MAX_KEYS)), (vi, None, _keyed(vshape, MAX_KEYS)),
+                    mask and (mask[0], None, _keyed(mask[2], MAX_KEYS)), mask_kind, fill,
+                    scale, target, groups, k_transposed, safe)
+    if widest is None:
+        return None
+    call, per_call, dims = widest.call, widest.per_call, widest.dims
+    unsized = {ki: kshape, vi: vshape, **({mask[0]: mask[2]} if mask is not None else {})}
+    for i, operand in per_call:  # back to `?` where the length goes
+        operand.shape = unsized[i]
+        if operand.broadcast is not None:
+            operand.broadcast = operand.broadcast[:3] + (-1,)
+
+    def attention(args) -> bool:
+        keys = args[ki].shape[key_dim] if isinstance(args[ki], torch.Tensor) else 0
+        if not 1 <= keys <= MAX_KEYS:
+            return False
+        if not all(operand.at(keys).fill(args[i]) for i, operand in per_call):
+            return False
+        dims[4] = keys
+        call()
+        return True
+    attention.keep = widest.keep
+    attention.any_length = True
+    return attention
+
+
+def _keyed(shape: tuple, keys: int) -> tuple:
+    return tuple(keys if n < 0 else n for n in shape)

@@ -451,3 +451,29 @@ def test_bf16_llama_decode_step_runs_bound_kernels_and_matches_eager():
             want = eager(torch.tensor([[token]]), cache_position=torch.tensor([pos]))
         torch.testing.assert_close(got.float(), want.float(), rtol=2e-2, atol=2e-2)
         assert got.argmax() == want.argmax()
+
+
+def test_row_attention_over_a_cache_of_any_length():
+    """k, v and the mask with a `?` number of keys (a dynamic cache's): each
+    call reads the length from k; a call whose tensors disagree is refused."""
+    unknown = -(2**63)  # xDSL's `?`
+    b, h, kvh, d = 1, 4, 2, 8
+    q = torch.randn(b, h, 1, d)
+    out = torch.empty(b, h, 1, d)
+    call = row_attention.runner((0, q, q.shape), (1, None, (b, kvh, unknown, d)),
+                                (2, None, (b, kvh, unknown, d)), (3, None, (1, 1, 1, unknown)),
+                                row_attention.KEEP_TRUE, float("-inf"), 0.3, out, 2, False)
+    assert call is not None and call.any_length and not hasattr(call, "bind")
+    for length in (5, 11, 1, 300):
+        k, v = torch.randn(b, kvh, length, d), torch.randn(b, kvh, length, d)
+        mask = torch.rand(1, 1, 1, length) > 0.3
+        mask[..., 0] = True
+        assert call([q, k, v, mask])
+        want = row_attention.reference(q, k, v, mask, row_attention.KEEP_TRUE,
+                                       float("-inf"), 0.3, 2)
+        torch.testing.assert_close(out, want, **TOL)
+    k = torch.randn(b, kvh, 6, d)
+    assert not call([q, k, torch.randn(b, kvh, 7, d), torch.ones(1, 1, 1, 6, dtype=torch.bool)])
+    assert not call([q, k, k, torch.ones(1, 1, 1, 5, dtype=torch.bool)])
+    long = torch.randn(b, kvh, row_attention.MAX_KEYS + 1, d)
+    assert not call([q, long, long, torch.ones(1, 1, 1, long.shape[2], dtype=torch.bool)])
