@@ -22,7 +22,9 @@ own. A run whose buffer shapes differ from the ones its views were made for
 (a data-dependent shape) is an error. Tasks with no `?`-shaped buffer (a
 decode step's linears, norms and MLP, beside attention over a growing
 cache) keep one view per buffer, so they run their fast runners (built at
-load as in a static graph) while the others run their bodies. The `?`-shaped outputs are the
+load as in a static graph), and so does a task with static outputs whose
+runner takes its `?`-shaped inputs at any size (attention of one query
+over a dynamic cache); the others run their bodies. The `?`-shaped outputs are the
 exception: they stay the fresh tensors their tasks computed and go to the
 caller as they are, so a decode step's new KV cache (a concatenation, new
 at every length) is neither copied into an arena nor copied out again.
