@@ -31,6 +31,12 @@ instructions, else the operands widened to fp32 and the result rounded
 once, since torch's bf16 kernels without them convert element by element
 (a [12, 128, 64] batched matmul ran 28x slower than in fp32 on AVX2). Such
 a task's path is "generic:torch-bfloat16" or "generic:emulated-fp32".
+
+A bf16 model's decode step (one row) has two cube tasks more that end in
+bf16 elementwise ops: a linear added into its residual's bytes, and the
+gated MLP. Each is oneDNN's bf16 inner product on the weights' own bytes
+into a small buffer of its own, then one C loop that rounds as the body's
+bf16 ops do (`linear_add`, `gated_mlp`).
 """
 
 from __future__ import annotations
@@ -294,10 +300,14 @@ def linear_add(x_view: torch.Tensor | None, weight: torch.Tensor, bias: torch.Te
     add = functools.partial(lib.add_bf16, y.data_ptr(), rows.data_ptr(), rows.data_ptr(),
                             rows.numel())
 
-    def onednn_bf16_linear_add(*args):
+    def both():
         primitive.execute()
         add()
-    onednn_bf16_linear_add.keep = (primitive, y, rows)
+
+    def onednn_bf16_linear_add(*args):
+        both()
+    onednn_bf16_linear_add.bare = both  # holds the primitive as long as the runner
+    onednn_bf16_linear_add.keep = (y, rows)
     return _with_path(onednn_bf16_linear_add, "onednn-bf16", primitive)
 
 
@@ -323,11 +333,15 @@ def gated_mlp(x_view: torch.Tensor | None, weights: Sequence[torch.Tensor],
     product = functools.partial(lib.silu_mul_bf16, halves[0].data_ptr(), halves[1].data_ptr(),
                                 rows.data_ptr(), rows.numel())
 
-    def onednn_bf16_gated_mlp(*args):
+    def calls():
         gate.execute()
         up.execute()
         product()
-    onednn_bf16_gated_mlp.keep = (gate, up, halves, rows)
+
+    def onednn_bf16_gated_mlp(*args):
+        calls()
+    onednn_bf16_gated_mlp.bare = calls  # holds the primitives as long as the runner
+    onednn_bf16_gated_mlp.keep = (halves, rows)
     return _with_path(onednn_bf16_gated_mlp, "onednn-bf16", gate)
 
 

@@ -23,12 +23,15 @@ place there. `RUNNERS` maps a body's first op to the builder that knows it:
                                                 input (and a residual added first), or the
                                                 elementwise op into the view, the norm in
                                                 place there
-    x * cos + rotate_half(x) * sin           one C loop (runtime/host/rotary.py), or three
-                                                torch ops into the view (rotary)
+    cast -> rms_norm -> cast [-> * weight]   a bf16 model's RMSNorm: one C loop on bf16
+                                                (runtime/host/rms_norm.py)
+    x * cos + rotate_half(x) * sin           one C loop (runtime/host/rotary.py, fp32 or
+                                                bf16), or three torch ops into the view
     silu(x @ Wg^T) * (x @ Wu^T)              one linear over both weights, joined at load,
                                                 then silu and the product into the view;
                                                 at a decode step two inner products, silu
-                                                and the product their post-ops
+                                                and the product their post-ops (bf16: then
+                                                one C loop, runtime/host/bf16.py)
     max_pool2d, global average pooling       pool runners
     embedding                                index_select into the view's rows
     one data-movement op                     one copy, or none if planned in place

@@ -38,7 +38,13 @@ def test_quick_run_prints_every_row_and_skips_openvino_with_its_reason(tmp_path)
         # our backend reproduces its reference's greedy tokens (eager bf16's for
         # a bf16 row), and says how its graphs ran
         assert row["reference"] == ("eager_bf16" if "bf16" in peer else "eager")
-        assert row["equal_reference"] == "yes" and row["long"]["equal_reference"] == "yes"
+        assert row["equal_reference"] == "yes"
+        if "bf16" in peer:
+            # the long run's 10th token is a bf16 tie here (the top two logits one
+            # bf16 step apart): a GEMV summing in another order may break it otherwise
+            assert row["long"]["equal_reference"] in ("yes", "no (from token 9)")
+        else:
+            assert row["long"]["equal_reference"] == "yes"
     assert rows["ge_max_autotune"]["notes"].startswith("graphs: ")
     assert rows["ge_bf16"]["notes"].startswith("graphs: ")
     assert "| tiny | ge_max_autotune | dynamic |" in r.stdout
