@@ -13,8 +13,9 @@ for the source and destination, one per output channel for the weights),
 the residual as a binary-add post-op (an fp32 one as it is, an i8 one
 between two linear post-ops that apply its scale, or a sum post-op where
 it is the destination's bytes) and the activation as an eltwise post-op
-(its Activation trait's, runtime/host/activations.py); an s8 destination is the requantization, saturated and
-rounded to nearest even, as ONNX's QuantizeLinear rounds. On AMX the
+(its Activation trait's, runtime/host/activations.py); an s8 destination
+is the requantization, saturated and rounded to nearest even, as ONNX's
+QuantizeLinear rounds. On AMX the
 kernels are `brgconv:avx512_core_amx`; with VNNI, `brgconv:avx512_core_vnni`.
 
 The reference (`reference_kernel`, which the kernel table and the generic

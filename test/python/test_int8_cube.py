@@ -115,8 +115,8 @@ def test_every_cube_op_folds_and_int8_flows_between_tasks(graphs):
     assert set(residuals) == {ge.MaxPool2dOp, ge.QuantizedConv2dOp}
     for op in residuals.values():
         assert op.residual_scale is not None and str(op.residual.type.element_type) == "i8"
-    shortcut = residuals[ge.QuantizedConv2dOp].residual.owner
-    assert shortcut.output_scale.value.data == residuals[ge.QuantizedConv2dOp].residual_scale.value.data
+    after_shortcut = residuals[ge.QuantizedConv2dOp]
+    assert after_shortcut.residual.owner.output_scale == after_shortcut.residual_scale
     # the stem's max-pool runs on int8 (quantize moved before it, exactly),
     # so the stem conv writes int8 too: the image and the pooled features
     # are the only tensors quantized by a task of their own
