@@ -637,30 +637,17 @@ def _gated_mlp_task(t: Task) -> Runner | None:
     so one linear (a oneDNN inner product, else addmm) writes gate and up
     side by side in a buffer of the runner's own; silu in place on the
     gate half, then the product into the view. At a decode step (one row)
-    each linear reads its weight once either way; the join saves a call,
-    and the body's three fresh tensors and the executor's copy."""
-    ops, out = t.ops, t.out
-    mul = ops[-1]
-    if (len(ops) != 4 or not isinstance(mul, ge.MulOp) or t.yielded != [mul.output]
-            or not isinstance(out, torch.Tensor) or out.dtype != torch.float32
+    the C GEMV reads both weights in one pass (runtime/host/gemv.py), or
+    two inner products with silu and the product as post-ops: no joined
+    copy of a model's weights there."""
+    out = t.out
+    if (not isinstance(out, torch.Tensor) or out.dtype != torch.float32
             or not out.is_contiguous()):
         return None
-    by_kind = {type(op): op for op in ops if not isinstance(op, ge.LinearOp)}
-    silu = by_kind.get(ge.SiluOp)
-    if silu is None or silu.output not in mul.operands:
+    parts = _gated_mlp_parts(t)
+    if parts is None:
         return None
-    up_value = mul.rhs if mul.lhs == silu.output else mul.lhs
-    gate, up = (v.op if isinstance(v, OpResult) and isinstance(v.op, ge.LinearOp) else None
-                for v in (silu.input, up_value))
-    if gate is None or up is None or gate is up or gate.input != up.input:
-        return None
-    x, ws = t.arg(gate.input), [t.arg(op.weight) for op in (gate, up)]
-    biases = [t.arg(op.bias) if op.bias is not None else None for op in (gate, up)]
-    if (x is None or not all(t.constant(w) for w in ws)
-            or any(op.bias is not None and not t.constant(b)
-                   for op, b in zip((gate, up), biases))):
-        return None
-    weights = [t.ins[w] for w in ws]
+    x, weights, biases = parts
     if any(w.dtype != torch.float32 or w.dim() != 2 for w in weights) \
             or weights[0].shape != weights[1].shape:
         return None
@@ -763,12 +750,29 @@ def _gated_mlp_16bit_task(t: Task) -> Runner | None:
     """op-fusion's gated_mlp on a bf16 model at a decode step: two bf16
     inner products on the weights' own bytes, then silu and the product
     in one C loop rounding as the body's ops do (runtime/host/bf16.py)."""
-    ops, out = t.ops, t.out
-    mul = ops[-1]
+    out = t.out
+    if not t.primitives or not isinstance(out, torch.Tensor) or out.dtype != torch.bfloat16:
+        return None
+    parts = _gated_mlp_parts(t)
+    if parts is None:
+        return None
+    x, weights, biases = parts
+    if any(w.dim() != 2 or w.shape != weights[0].shape for w in weights) \
+            or out.shape[-1] != weights[0].shape[0]:
+        return None
+    return bf16.gated_mlp(t.ins[x], weights, [t.ins[b] if b is not None else None for b in biases],
+                          out.view(-1, out.shape[-1]))
+
+
+def _gated_mlp_parts(t: Task) -> tuple[int, list, list] | None:
+    """(input position, [gate, up] weights, their bias positions or None) of
+    a body silu(x @ Wg^T [+ bg]) * (x @ Wu^T [+ bu]) with constant weights
+    and biases; None for any other body."""
+    ops = t.ops
+    mul = ops[-1] if ops else None
     silu = next((op for op in ops if isinstance(op, ge.SiluOp)), None)
-    if (not t.primitives or silu is None or t.yielded != [mul.output] or len(ops) != 4
-            or not isinstance(out, torch.Tensor) or out.dtype != torch.bfloat16
-            or silu.output not in mul.operands):
+    if (len(ops) != 4 or not isinstance(mul, ge.MulOp) or silu is None
+            or t.yielded != [mul.output] or silu.output not in mul.operands):
         return None
     up_value = mul.rhs if mul.lhs == silu.output else mul.lhs
     gate, up = (v.op if isinstance(v, OpResult) and isinstance(v.op, ge.LinearOp) else None
@@ -776,16 +780,12 @@ def _gated_mlp_16bit_task(t: Task) -> Runner | None:
     if gate is None or up is None or gate is up or gate.input != up.input:
         return None
     x, ws = t.arg(gate.input), [t.arg(op.weight) for op in (gate, up)]
-    bs = [t.arg(op.bias) if op.bias is not None else None for op in (gate, up)]
+    biases = [t.arg(op.bias) if op.bias is not None else None for op in (gate, up)]
     if (x is None or not all(t.constant(w) for w in ws)
-            or any(op.bias is not None and not t.constant(b) for op, b in zip((gate, up), bs))):
+            or any(op.bias is not None and not t.constant(b)
+                   for op, b in zip((gate, up), biases))):
         return None
-    weights = [t.ins[w] for w in ws]
-    if any(w.dim() != 2 or w.shape != weights[0].shape for w in weights) \
-            or out.shape[-1] != weights[0].shape[0]:
-        return None
-    return bf16.gated_mlp(t.ins[x], weights, [t.ins[b] if b is not None else None for b in bs],
-                          out.view(-1, out.shape[-1]))
+    return x, [t.ins[w] for w in ws], biases
 
 
 def _residual_post_op(view, rows: torch.Tensor) -> tuple | None:
