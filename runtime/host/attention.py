@@ -348,7 +348,9 @@ def _rows_or_body(block: Block, values: list[SSAValue], scale: float, out: torch
             out.copy_(op_by_op.run(args)[0])
     row_attention_16bit.groups = groups
     row_attention_16bit.row_loop = True
-    row_attention_16bit.bind = rows.bind  # a captured replay's call with no arguments
+    if hasattr(rows, "bind"):  # a captured replay's call with no arguments
+        row_attention_16bit.bind = rows.bind
+    row_attention_16bit.any_length = getattr(rows, "any_length", False)  # a dynamic cache's
     row_attention_16bit.path = "c-loop-bf16:row_attention"  # the loop's only 16-bit type
     return row_attention_16bit
 
