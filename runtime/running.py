@@ -139,7 +139,8 @@ class Replica(LoadedFunction):
         the runner writing its input holds a ReLU's values (`writes_relu`)."""
         relu: set[int] = set()
         made = []
-        static, sized = self._static_tasks(), self._sized_outputs()
+        static = self._static_tasks()
+        sized = self._sized_outputs(static)
         self.fast_tasks = set(static)  # a dynamic graph's tasks that run their runners
         with dnnl.prepacking(self.requested.prepack if static else self.options.prepack):
             for i, task in enumerate(self.tasks):
@@ -169,8 +170,8 @@ class Replica(LoadedFunction):
         return {i for i, t in enumerate(self.tasks)
                 if not dynamic & {*t.ins, *t.outs} and not any(s < n for s in t.outs)}
 
-    def _sized_outputs(self) -> set[int]:
-        """A dynamic graph's other tasks whose outputs have static shapes
+    def _sized_outputs(self, static: set[int]) -> set[int]:
+        """A dynamic graph's tasks but `static` whose outputs have static shapes
         (attention of one query over a growing cache): they run their fast
         runner where it takes any length (`any_length`, the C loop of
         runtime/host/row_attention.py), else their body."""
@@ -178,7 +179,6 @@ class Replica(LoadedFunction):
             return set()
         n = len(self.arg_types)
         dynamic = {s for s, _ in self.dynamic}
-        static = self._static_tasks()
         return {i for i, t in enumerate(self.tasks)
                 if i not in static and not dynamic & set(t.outs)
                 and not any(s < n for s in t.outs)}

@@ -309,7 +309,8 @@ def _any_length(q, k, v, mask, mask_kind: int, fill: float, scale: float,
     shapes = [qshape, kshape, vshape] + ([mask[2]] if mask is not None else [])
     unknown = [[i for i, n in enumerate(x) if n < 0] for x in shapes]
     if (min(qshape) < 0 or unknown[1] != [key_dim] or unknown[2] != [2]
-            or (mask is not None and unknown[3] not in ([3], []))
+            or (mask is not None and unknown[3] != [3]
+                and not (unknown[3] == [] and mask[2][3] == 1))  # a mask over the keys
             or any(x[1] is not None for x in (k, v) + ((mask,) if mask else ()))):
         return None
     # the loop at the most keys it takes, to check everything but the length once

@@ -591,11 +591,12 @@ def _linear_task(t: Task) -> Runner | None:
     if src_cast or cast or weight.dtype != rows.dtype:
         return None  # the generic path: op by op with torch's kernels
     fp32 = t.algorithms and weight.dtype == torch.float32
-    if fp32 and rows.shape[0] == 1 and act is None:  # a decode step's GEMV (runtime/host/gemv.py)
-        added = t.ins[r] if r is not None else None
+    added = t.ins[r] if r is not None else None
+    if (fp32 and rows.shape[0] == 1 and act is None  # a decode step's GEMV (gemv.py)
+            and (r is None or isinstance(added, torch.Tensor))):  # a residual bound at load
         runner = gemv.linear(t.ins[x], weight, bias, rows,
-                             added.reshape(rows.shape) if isinstance(added, torch.Tensor) else None)
-        if runner is not None and (r is None or added is not None):
+                             added.reshape(rows.shape) if added is not None else None)
+        if runner is not None:
             return runner
     if fp32 and t.primitives and dnnl.available():
         runner = then_add(_linear_primitive(t.ins[x], x, k, weight, bias, rows,
