@@ -26,47 +26,53 @@ import functools
 import torch
 
 from runtime.host import cc
+from runtime.host.bf16 import C_CONVERSIONS
 
-_SOURCE = r"""
+_SOURCE = C_CONVERSIONS + r"""
 #include <math.h>
-#include <stdint.h>
 #include <immintrin.h>
 
-/* w[j] . x for the rows w + j * k of four output channels (rows past the
-   matrix's end repeat its last: computed, never stored). */
-static void dot4(const float *w0, const float *w1, const float *w2, const float *w3,
-                 const float *x, int64_t k, float acc[4]) {
-    __m512 a0 = _mm512_setzero_ps(), a1 = _mm512_setzero_ps();
-    __m512 a2 = _mm512_setzero_ps(), a3 = _mm512_setzero_ps();
-    int64_t i = 0;
-    for (; i + 16 <= k; i += 16) {
-        __m512 xv = _mm512_loadu_ps(x + i);
-        a0 = _mm512_fmadd_ps(_mm512_loadu_ps(w0 + i), xv, a0);
-        a1 = _mm512_fmadd_ps(_mm512_loadu_ps(w1 + i), xv, a1);
-        a2 = _mm512_fmadd_ps(_mm512_loadu_ps(w2 + i), xv, a2);
-        a3 = _mm512_fmadd_ps(_mm512_loadu_ps(w3 + i), xv, a3);
-    }
-    if (i < k) {
-        __mmask16 m = (__mmask16)((1u << (k - i)) - 1);
-        __m512 xv = _mm512_maskz_loadu_ps(m, x + i);
-        a0 = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(m, w0 + i), xv, a0);
-        a1 = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(m, w1 + i), xv, a1);
-        a2 = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(m, w2 + i), xv, a2);
-        a3 = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(m, w3 + i), xv, a3);
-    }
-    acc[0] = _mm512_reduce_add_ps(a0);
-    acc[1] = _mm512_reduce_add_ps(a1);
-    acc[2] = _mm512_reduce_add_ps(a2);
-    acc[3] = _mm512_reduce_add_ps(a3);
+/* Sixteen weights as fp32: a bf16 is the top half of an fp32. */
+static inline __m512 widen(__m256i h) {
+    return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16));
 }
+#define LOAD_F32(p) _mm512_loadu_ps(p)
+#define MLOAD_F32(m, p) _mm512_maskz_loadu_ps(m, p)
+#define LOAD_BF16(p) widen(_mm256_loadu_si256((const __m256i *)(p)))
+#define MLOAD_BF16(m, p) widen(_mm256_maskz_loadu_epi16(m, p))
 
-static void block4(const float *w, int64_t n, int64_t n0, int64_t k, const float *x,
-                   float acc[4]) {
-    const float *r[4];
-    for (int j = 0; j < 4; j++)
-        r[j] = w + (n0 + j < n ? n0 + j : n - 1) * k;
-    dot4(r[0], r[1], r[2], r[3], x, k, acc);
+/* w[j] . x for the rows w + j * k of four output channels (rows past the
+   matrix's end repeat its last: computed, never stored); x is fp32. */
+#define BLOCK4(NAME, T, LOAD, MLOAD)                                                 \
+static void NAME(const T *w, int64_t n, int64_t n0, int64_t k, const float *x,      \
+                 float acc[4]) {                                                    \
+    const T *r[4];                                                                  \
+    for (int j = 0; j < 4; j++) r[j] = w + (n0 + j < n ? n0 + j : n - 1) * k;       \
+    __m512 a0 = _mm512_setzero_ps(), a1 = _mm512_setzero_ps();                      \
+    __m512 a2 = _mm512_setzero_ps(), a3 = _mm512_setzero_ps();                      \
+    int64_t i = 0;                                                                  \
+    for (; i + 16 <= k; i += 16) {                                                  \
+        __m512 xv = _mm512_loadu_ps(x + i);                                         \
+        a0 = _mm512_fmadd_ps(LOAD(r[0] + i), xv, a0);                               \
+        a1 = _mm512_fmadd_ps(LOAD(r[1] + i), xv, a1);                               \
+        a2 = _mm512_fmadd_ps(LOAD(r[2] + i), xv, a2);                               \
+        a3 = _mm512_fmadd_ps(LOAD(r[3] + i), xv, a3);                               \
+    }                                                                               \
+    if (i < k) {                                                                    \
+        __mmask16 m = (__mmask16)((1u << (k - i)) - 1);                             \
+        __m512 xv = _mm512_maskz_loadu_ps(m, x + i);                                \
+        a0 = _mm512_fmadd_ps(MLOAD(m, r[0] + i), xv, a0);                           \
+        a1 = _mm512_fmadd_ps(MLOAD(m, r[1] + i), xv, a1);                           \
+        a2 = _mm512_fmadd_ps(MLOAD(m, r[2] + i), xv, a2);                           \
+        a3 = _mm512_fmadd_ps(MLOAD(m, r[3] + i), xv, a3);                           \
+    }                                                                               \
+    acc[0] = _mm512_reduce_add_ps(a0);                                              \
+    acc[1] = _mm512_reduce_add_ps(a1);                                              \
+    acc[2] = _mm512_reduce_add_ps(a2);                                              \
+    acc[3] = _mm512_reduce_add_ps(a3);                                              \
 }
+BLOCK4(block4, float, LOAD_F32, MLOAD_F32)
+BLOCK4(block4_bf16, uint16_t, LOAD_BF16, MLOAD_BF16)
 
 /* y[c] = w[c] . x + bias[c] + residual[c]; bias and residual may be NULL,
    residual may be y itself. */
@@ -100,23 +106,62 @@ void gated(const float *gate, const float *up, const float *x, const float *gate
         }
     }
 }
+
+/* The bf16 forms, rounding where the body's bf16 ops do: the linear's
+   result (bias added in fp32 first), then the residual add; silu, then the
+   product. `xs` is k floats of scratch for x widened once. */
+void gemv_bf16(const uint16_t *w, const uint16_t *x, float *xs, const uint16_t *bias,
+               const uint16_t *residual, uint16_t *y, int64_t n, int64_t k) {
+    for (int64_t i = 0; i < k; i++) xs[i] = bf16_load(x[i]);
+    #pragma omp parallel for schedule(static)
+    for (int64_t n0 = 0; n0 < n; n0 += 4) {
+        float acc[4];
+        block4_bf16(w, n, n0, k, xs, acc);
+        for (int64_t j = 0; j < 4 && n0 + j < n; j++) {
+            float v = bf16_rounded(acc[j] + (bias ? bf16_load(bias[n0 + j]) : 0.0f));
+            if (residual) v += bf16_load(residual[n0 + j]);
+            y[n0 + j] = bf16_round(v);
+        }
+    }
+}
+
+void gated_bf16(const uint16_t *gate, const uint16_t *up, const uint16_t *x, float *xs,
+                const uint16_t *gate_bias, const uint16_t *up_bias, uint16_t *y,
+                int64_t n, int64_t k) {
+    for (int64_t i = 0; i < k; i++) xs[i] = bf16_load(x[i]);
+    #pragma omp parallel for schedule(static)
+    for (int64_t n0 = 0; n0 < n; n0 += 4) {
+        float g[4], u[4];
+        block4_bf16(gate, n, n0, k, xs, g);
+        block4_bf16(up, n, n0, k, xs, u);
+        for (int64_t j = 0; j < 4 && n0 + j < n; j++) {
+            float a = bf16_rounded(g[j] + (gate_bias ? bf16_load(gate_bias[n0 + j]) : 0.0f));
+            float b = bf16_rounded(u[j] + (up_bias ? bf16_load(up_bias[n0 + j]) : 0.0f));
+            y[n0 + j] = bf16_round(bf16_rounded(a / (1.0f + expf(-a))) * b);
+        }
+    }
+}
 """
 _P, _N = ctypes.c_void_p, ctypes.c_int64
 _SIGNATURES = {"gemv": [_P, _P, _P, _P, _P, _N, _N],
-               "gated": [_P, _P, _P, _P, _P, _P, _N, _N]}
+               "gated": [_P, _P, _P, _P, _P, _P, _N, _N],
+               "gemv_bf16": [_P, _P, _P, _P, _P, _P, _N, _N],
+               "gated_bf16": [_P, _P, _P, _P, _P, _P, _P, _N, _N]}
+_DTYPES = (torch.float32, torch.bfloat16)
 
 
 def library() -> ctypes.CDLL | None:
-    """The compiled loops (runtime/host/cc.py); None without AVX-512 or a
-    C compiler (or with `GE_HOST_C_KERNELS=none`): oneDNN's inner product then."""
-    if not cc.cpu_has("avx512f"):
+    """The compiled loops (runtime/host/cc.py); None without AVX-512 (with
+    BW, for the bf16 loads) or a C compiler (or with `GE_HOST_C_KERNELS=none`):
+    oneDNN's inner product then."""
+    if not (cc.cpu_has("avx512f") and cc.cpu_has("avx512bw")):
         return None
     return cc.load("gemv", _SOURCE, _SIGNATURES)
 
 
-def _row(t: torch.Tensor | None, n: int) -> bool:
-    """A bound fp32 tensor of `n` contiguous elements (one row)."""
-    return (isinstance(t, torch.Tensor) and t.dtype == torch.float32 and t.numel() == n
+def _row(t: torch.Tensor | None, n: int, dtype: torch.dtype) -> bool:
+    """A bound tensor of `dtype` and `n` contiguous elements (one row)."""
+    return (isinstance(t, torch.Tensor) and t.dtype == dtype and t.numel() == n
             and t.is_contiguous())
 
 
@@ -124,24 +169,34 @@ def _pointer(t: torch.Tensor | None) -> int | None:
     return t.data_ptr() if t is not None else None
 
 
+def _scratch(dtype: torch.dtype, k: int) -> tuple:
+    """The bf16 loops' k floats for the widened input (none for fp32)."""
+    return (torch.empty(k, dtype=torch.float32),) if dtype == torch.bfloat16 else ()
+
+
 def linear(x, weight: torch.Tensor, bias: torch.Tensor | None, out: torch.Tensor,
            residual: torch.Tensor | None = None):
     """A bare runner writing x @ weight^T + bias (+ residual) into `out`, all
-    bound at load: one row `x` [.., K], a contiguous fp32 weight [N, K];
-    None if the loop does not take them (the caller keeps oneDNN's)."""
+    bound at load: one row `x` [.., K] and a contiguous weight [N, K], all
+    fp32 or all bf16; None if the loop does not take them (the caller keeps
+    oneDNN's)."""
     n, k = weight.shape
-    if not (_row(x, k) and _row(out, n) and weight.is_contiguous()
-            and weight.dtype == torch.float32 and (bias is None or _row(bias, n))
-            and (residual is None or _row(residual, n)) and not cc.overlap(x, out)
+    dtype = weight.dtype
+    if not (dtype in _DTYPES and _row(x, k, dtype) and _row(out, n, dtype)
+            and weight.is_contiguous() and (bias is None or _row(bias, n, dtype))
+            and (residual is None or _row(residual, n, dtype)) and not cc.overlap(x, out)
             and (residual is None or cc.apart_or_same(residual.view(-1), out.view(-1)))):
         return None
     lib = library()
     if lib is None:
         return None
-    call = functools.partial(lib.gemv, weight.data_ptr(), x.data_ptr(), _pointer(bias),
+    scratch = _scratch(dtype, k)
+    kernel = lib.gemv if dtype == torch.float32 else lib.gemv_bf16
+    call = functools.partial(kernel, weight.data_ptr(), x.data_ptr(),
+                             *(s.data_ptr() for s in scratch), _pointer(bias),
                              _pointer(residual), out.data_ptr(), n, k)
     run = cc.as_runner(call, "gemv")
-    run.keep = (x, weight, bias, residual, out)  # the bytes the call points at
+    run.keep = (x, weight, bias, residual, out, scratch)  # the bytes the call points at
     return run
 
 
@@ -150,16 +205,21 @@ def gated(x, gate: torch.Tensor, up: torch.Tensor, gate_bias: torch.Tensor | Non
     """A bare runner writing silu(x @ gate^T + gate_bias) * (x @ up^T +
     up_bias) into `out`, as `linear` takes its tensors; or None."""
     n, k = gate.shape
-    if not (_row(x, k) and _row(out, n) and up.shape == gate.shape
-            and all(w.is_contiguous() and w.dtype == torch.float32 for w in (gate, up))
-            and all(b is None or _row(b, n) for b in (gate_bias, up_bias))
+    dtype = gate.dtype
+    if not (dtype in _DTYPES and _row(x, k, dtype) and _row(out, n, dtype)
+            and up.shape == gate.shape
+            and all(w.is_contiguous() and w.dtype == dtype for w in (gate, up))
+            and all(b is None or _row(b, n, dtype) for b in (gate_bias, up_bias))
             and not cc.overlap(x, out)):
         return None
     lib = library()
     if lib is None:
         return None
-    call = functools.partial(lib.gated, gate.data_ptr(), up.data_ptr(), x.data_ptr(),
-                             _pointer(gate_bias), _pointer(up_bias), out.data_ptr(), n, k)
+    scratch = _scratch(dtype, k)
+    kernel = lib.gated if dtype == torch.float32 else lib.gated_bf16
+    call = functools.partial(kernel, gate.data_ptr(), up.data_ptr(), x.data_ptr(),
+                             *(s.data_ptr() for s in scratch), _pointer(gate_bias),
+                             _pointer(up_bias), out.data_ptr(), n, k)
     run = cc.as_runner(call, "gated_mlp")
-    run.keep = (x, gate, up, gate_bias, up_bias, out)
+    run.keep = (x, gate, up, gate_bias, up_bias, out, scratch)
     return run

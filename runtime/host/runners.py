@@ -568,6 +568,14 @@ def _linear_task(t: Task) -> Runner | None:
             rows.add_(args[r].reshape(rows.shape))
         linear_then_add.path = getattr(runner, "path", runner.__name__)
         return linear_then_add
+    added = t.ins[r] if r is not None else None
+    if (t.algorithms and rows.shape[0] == 1 and act is None and not (src_cast or cast)
+            and weight.dtype == rows.dtype  # fp32 or bf16: a decode step's GEMV (gemv.py)
+            and (r is None or isinstance(added, torch.Tensor))):  # a residual bound at load
+        runner = gemv.linear(t.ins[x], weight, bias, rows,
+                             added.reshape(rows.shape) if added is not None else None)
+        if runner is not None:
+            return runner
     if weight.dtype == torch.bfloat16 and t.primitives:  # precision-mode's (runtime/host/bf16.py)
         # Every bf16 form writes fp32 rows itself, so the residual is a post-op
         # there; a bf16 result may be staged, so the residual is added after
@@ -591,13 +599,6 @@ def _linear_task(t: Task) -> Runner | None:
     if src_cast or cast or weight.dtype != rows.dtype:
         return None  # the generic path: op by op with torch's kernels
     fp32 = t.algorithms and weight.dtype == torch.float32
-    added = t.ins[r] if r is not None else None
-    if (fp32 and rows.shape[0] == 1 and act is None  # a decode step's GEMV (gemv.py)
-            and (r is None or isinstance(added, torch.Tensor))):  # a residual bound at load
-        runner = gemv.linear(t.ins[x], weight, bias, rows,
-                             added.reshape(rows.shape) if added is not None else None)
-        if runner is not None:
-            return runner
     if fp32 and t.primitives and dnnl.available():
         runner = then_add(_linear_primitive(t.ins[x], x, k, weight, bias, rows,
                                             acts + ([residual] if residual else [])),
@@ -748,9 +749,11 @@ def _gated_mlp_apart(t: Task, x: int, weights: list, biases: list, rows: torch.T
 
 
 def _gated_mlp_16bit_task(t: Task) -> Runner | None:
-    """op-fusion's gated_mlp on a bf16 model at a decode step: two bf16
-    inner products on the weights' own bytes, then silu and the product
-    in one C loop rounding as the body's ops do (runtime/host/bf16.py)."""
+    """op-fusion's gated_mlp on a bf16 model at a decode step: at one row the
+    C GEMV reading both weights in one pass (runtime/host/gemv.py), else two
+    bf16 inner products on the weights' own bytes, then silu and the
+    product in one C loop (runtime/host/bf16.py); both round as the body's
+    ops do."""
     out = t.out
     if not t.primitives or not isinstance(out, torch.Tensor) or out.dtype != torch.bfloat16:
         return None
@@ -761,8 +764,13 @@ def _gated_mlp_16bit_task(t: Task) -> Runner | None:
     if any(w.dim() != 2 or w.shape != weights[0].shape for w in weights) \
             or out.shape[-1] != weights[0].shape[0]:
         return None
-    return bf16.gated_mlp(t.ins[x], weights, [t.ins[b] if b is not None else None for b in biases],
-                          out.view(-1, out.shape[-1]))
+    bias_views = [t.ins[b] if b is not None else None for b in biases]
+    rows = out.view(-1, out.shape[-1])
+    if t.algorithms and rows.shape[0] == 1:  # one row: both weights in one pass (gemv.py)
+        fast = gemv.gated(t.ins[x], *weights, *bias_views, rows)
+        if fast is not None:
+            return fast
+    return bf16.gated_mlp(t.ins[x], weights, bias_views, rows)
 
 
 def _gated_mlp_parts(t: Task) -> tuple[int, list, list] | None:
