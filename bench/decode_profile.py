@@ -4,6 +4,7 @@
     python -m bench.decode_profile --size 1024x8
     python -m bench.decode_profile --size 1024x8 --dtype bf16
     python -m bench.decode_profile --compare /path/to/other/checkout   # before/after
+    python -m bench.decode_profile --size 1024x8 --openvino     # OpenVINO's step beside
 
 Builds HF's LlamaForCausalLM from a config (random weights; `--size`
 512x4: hidden 512, 4 layers, 8 heads, 4 KV heads, MLP 1376, vocab 8000;
@@ -27,6 +28,11 @@ Per task kind (a fused task's op names, joined by '+') it prints per step:
 Below the table: the run loop's own overhead (`last_host_ms` minus the
 runners), the call's (the NpuGraph call minus `last_host_ms`), and eager's
 and our median ms per step.
+
+`--openvino` profiles OpenVINO's decode step too, per node type
+(bench/openvino_decode_profile.py, in `.venv-ov`): the same model saved
+and exported through optimum-intel, the f32 hint for fp32, its default
+precision for `--dtype bf16`, run through generate() with PERF_COUNT.
 
 `--compare DIR` runs this script from DIR and from this checkout in turn,
 `--rounds` times each, and prints both medians: the before/after of a change
@@ -254,6 +260,55 @@ def print_profile(result: dict) -> None:
 _CPU_NOTE = " (all the work with --threads 1; the calling thread's share otherwise)"
 
 
+OV_PYTHON = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                         ".venv-ov", "bin", "python")
+
+
+def openvino_profile(python: str, size: str, dtype: torch.dtype, threads: int,
+                     steps: int) -> dict:
+    """OpenVINO's decode step per node type (bench/openvino_decode_profile.py,
+    in its venv), on this script's model saved to a temporary directory: the
+    f32 hint for an fp32 model, OpenVINO's default precision for bf16."""
+    import tempfile
+
+    import transformers
+
+    if not os.path.exists(python):
+        return {"error": f"no OpenVINO venv at {python} (make bench-llm-venv)"}
+    torch.manual_seed(0)
+    model = transformers.LlamaForCausalLM(transformers.LlamaConfig(**SIZES[size])).eval()
+    with tempfile.TemporaryDirectory() as model_dir:
+        model.to(dtype).save_pretrained(model_dir)
+        root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        cmd = [python, "-m", "bench.openvino_decode_profile", "--model-dir", model_dir,
+               "--precision", "f32" if dtype == torch.float32 else "default",
+               "--threads", str(threads), "--steps", str(steps)]
+        try:
+            out = subprocess.run(cmd, cwd=root, capture_output=True, text=True, timeout=900,
+                                 env={**os.environ, "PYTHONPATH": root})
+        except subprocess.TimeoutExpired:
+            return {"error": "OpenVINO's profile did not finish within 900 s"}
+    if out.returncode != 0:
+        return {"error": "OpenVINO's profile failed: " + (out.stderr.strip().splitlines()
+                                                          or ["(no output)"])[-1]}
+    return json.loads(out.stdout.splitlines()[-1])
+
+
+def print_openvino(result: dict) -> None:
+    if "error" in result:
+        print(f"OpenVINO: {result['error']}")
+        return
+    print(f"\nOpenVINO (optimum-intel, precision {result['inference_precision_hint']}, "
+          f"KV cache {result['kv_cache_precision']}), per decode step, medians over "
+          f"{result['steps']} steps of generate():")
+    print(f"{'ms/step':>8}  node type")
+    for kind, ms in sorted(result["kinds"].items(), key=lambda kv: -kv[1]):
+        if ms >= 0.0005:
+            print(f"{ms:8.3f}  {kind}")
+    print(f"{sum(result['kinds'].values()):8.3f}  all nodes; generate()'s step, token to "
+          f"token: {result['step_ms']:.3f} ms")
+
+
 def compare(other: str, args) -> None:
     """This checkout and `other`, each profiled in turn `rounds` times."""
     trees = {"before": os.path.abspath(other), "after": os.getcwd()}
@@ -297,6 +352,9 @@ def main(argv=None) -> None:
                         help="compile with weight-only int8 linears (weight_quant)")
     parser.add_argument("--dtype", choices=sorted(DTYPES), default="fp32",
                         help="the model's weights and KV cache, for eager and ours alike")
+    parser.add_argument("--openvino", nargs="?", const=OV_PYTHON, metavar="PYTHON",
+                        help="also profile OpenVINO's step per node type, with this venv's "
+                             "python (default .venv-ov's: make bench-llm-venv)")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     args = parser.parse_args(argv)
     if args.steps < 1 or args.max_cache_len < 4:
@@ -308,11 +366,16 @@ def main(argv=None) -> None:
     warnings.filterwarnings("ignore")
     result = profile(args.steps, args.max_cache_len, args.size, args.weight_quant,
                      DTYPES[args.dtype])
+    if args.openvino:
+        result["openvino"] = openvino_profile(args.openvino, args.size, DTYPES[args.dtype],
+                                              args.threads, args.steps)
     if args.json:
         print(json.dumps(result))
         return
     print(machine())
     print_profile(result)
+    if args.openvino:
+        print_openvino(result["openvino"])
 
 
 if __name__ == "__main__":

@@ -1,29 +1,30 @@
 """The linear of one row of activations (a decode step's), as one C loop.
 
 At a decode step every linear is a GEMV: each weight is read once, so its
-time is the weight's bytes over the memory's bandwidth. Measured on a
-Sapphire Rapids class Xeon (2 threads, a Llama's 33 weights of hidden 1024,
-8 layers, 485 MB in turn, more than the last-level cache holds):
+time is the weight's bytes over the memory's bandwidth, and what matters
+is how the loop reads them. Each output channel's row is read front to
+back, four accumulators along it, one contiguous range of rows per thread
+(torch's OpenMP pool, runtime/host/cc.py): each thread reads one
+sequential stream, which the hardware prefetcher follows best. On an AMD
+EPYC (Zen 4 class, 2 threads), over a Llama's linear weights in turn:
 
-    oneDNN 3.2 inner product, plain weight (x64:gemm:jit)   19.9 ms  23.8 GB/s
-    torch.mm (the BLAS's GEMV)                              18.6 ms  25.4 GB/s
-    the loop below (four rows at once, AVX-512)             17.8 ms  26.6 GB/s
+    weights                                four rows at once   one row at a time
+    512x4 fp32, 63 MB                      2.22 ms             1.69 ms
+    1024x8 fp32, 509 MB                   17.36 ms            16.06 ms
 
-and one torch.mv over a single 504 MB matrix, the machine's streaming rate
-for two threads, took 18.65 ms (26.4 GB/s): the loop reads at that rate.
-Its epilogue adds the bias and a residual (which may be the output's own
-bytes: each element is read before it is written), and `gated` reads the
-gate and up projections of a gated MLP in one pass, writing silu(gate) *
-up. The loop runs on torch's OpenMP pool (runtime/host/cc.py), one
-contiguous range of output channels per thread.
+and a copy packed for the four-row loop (each 16-element chunk of four
+rows contiguous) read no faster than the plain rows one at a time, so no
+copy is made. The epilogue adds the bias and a residual (which may be the
+output's own bytes: each element is read before it is written), and
+`gated` reads a gated MLP's gate and up rows of each channel in turn,
+writing silu(gate) * up.
 
 bf16 weights and activations (a bf16 checkpoint) take the same loop at
 half the bytes. With AVX512_BF16 it multiplies the bf16 pairs as they are
 (vdpbf16ps: exact products summed in fp32); widening each weight to fp32
-first costs more instructions than the memory saves (AMD EPYC, Zen 4
-class, 2 threads: 16.9 GB/s widened, 22-23 GB/s with vdpbf16ps over a
-1024x8 Llama's 254 MB of bf16 weights, where fp32 weights stream at 26-28).
-Results round as the eager body's bf16 ops do.
+first costs more instructions than the memory saves (16.9 GB/s widened
+against 22-23 with vdpbf16ps, four rows at once, over the 1024x8 Llama's
+254 MB of bf16 weights). Results round as the eager body's bf16 ops do.
 """
 
 from __future__ import annotations
@@ -40,103 +41,84 @@ _SOURCE = C_CONVERSIONS + r"""
 #include <math.h>
 #include <immintrin.h>
 
-/* Sixteen weights as fp32: a bf16 is the top half of an fp32. */
-static inline __m512 widen(__m256i h) {
-    return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16));
-}
-#define LOAD_F32(p) _mm512_loadu_ps(p)
-#define MLOAD_F32(m, p) _mm512_maskz_loadu_ps(m, p)
-#define LOAD_BF16(p) widen(_mm256_loadu_si256((const __m256i *)(p)))
-#define MLOAD_BF16(m, p) widen(_mm256_maskz_loadu_epi16(m, p))
-
-/* The same cache line of the next block's four rows: the hardware's stream
-   prefetcher follows each row only once it has seen a few of its lines,
-   and a bf16 row has half an fp32 row's lines (measured: 1.5x the rate on
-   weights in the last-level cache, 1 thread; no gain for fp32). A
-   prefetch past the matrix's end is a hint, never a fault. */
-#define PREFETCH_NEXT_BLOCK(r, k, i)                                                 \
-    do {                                                                            \
-        for (int j_ = 0; j_ < 4; j_++)                                              \
-            _mm_prefetch((const char *)(r[j_] + 4 * (k) + (i)), _MM_HINT_T0);       \
-    } while (0)
-
-/* w[j] . x for the rows w + j * k of four output channels (rows past the
-   matrix's end repeat its last: computed, never stored); x is fp32. */
-#define BLOCK4(NAME, T, LOAD, MLOAD)                                                 \
-static void NAME(const T *w, int64_t n, int64_t n0, int64_t k, const float *x,      \
-                 float acc[4]) {                                                    \
-    const T *r[4];                                                                  \
-    for (int j = 0; j < 4; j++) r[j] = w + (n0 + j < n ? n0 + j : n - 1) * k;       \
-    __m512 a0 = _mm512_setzero_ps(), a1 = _mm512_setzero_ps();                      \
-    __m512 a2 = _mm512_setzero_ps(), a3 = _mm512_setzero_ps();                      \
-    int64_t i = 0;                                                                  \
-    for (; i + 16 <= k; i += 16) {                                                  \
-        __m512 xv = _mm512_loadu_ps(x + i);                                         \
-        a0 = _mm512_fmadd_ps(LOAD(r[0] + i), xv, a0);                               \
-        a1 = _mm512_fmadd_ps(LOAD(r[1] + i), xv, a1);                               \
-        a2 = _mm512_fmadd_ps(LOAD(r[2] + i), xv, a2);                               \
-        a3 = _mm512_fmadd_ps(LOAD(r[3] + i), xv, a3);                               \
-    }                                                                               \
-    if (i < k) {                                                                    \
-        __mmask16 m = (__mmask16)((1u << (k - i)) - 1);                             \
-        __m512 xv = _mm512_maskz_loadu_ps(m, x + i);                                \
-        a0 = _mm512_fmadd_ps(MLOAD(m, r[0] + i), xv, a0);                           \
-        a1 = _mm512_fmadd_ps(MLOAD(m, r[1] + i), xv, a1);                           \
-        a2 = _mm512_fmadd_ps(MLOAD(m, r[2] + i), xv, a2);                           \
-        a3 = _mm512_fmadd_ps(MLOAD(m, r[3] + i), xv, a3);                           \
-    }                                                                               \
-    acc[0] = _mm512_reduce_add_ps(a0);                                              \
-    acc[1] = _mm512_reduce_add_ps(a1);                                              \
-    acc[2] = _mm512_reduce_add_ps(a2);                                              \
-    acc[3] = _mm512_reduce_add_ps(a3);                                              \
-}
-BLOCK4(block4, float, LOAD_F32, MLOAD_F32)
-
-#ifdef __AVX512BF16__
-/* bf16 rows against a bf16 x, 32 elements a pass: vdpbf16ps multiplies
-   pairs exactly and sums them into fp32 (denormals read as zero). */
-static void block4_bf16(const uint16_t *w, int64_t n, int64_t n0, int64_t k,
-                        const void *xin, float acc[4]) {
-    const uint16_t *x = (const uint16_t *)xin;
-    const uint16_t *r[4];
-    for (int j = 0; j < 4; j++) r[j] = w + (n0 + j < n ? n0 + j : n - 1) * k;
+/* w . x over k fp32 elements, the row read front to back. */
+static inline float dot_f32(const float *w, const float *x, int64_t k) {
     __m512 a0 = _mm512_setzero_ps(), a1 = _mm512_setzero_ps();
     __m512 a2 = _mm512_setzero_ps(), a3 = _mm512_setzero_ps();
     int64_t i = 0;
-    for (; i + 32 <= k; i += 32) {
-        __m512bh xv = (__m512bh)_mm512_loadu_si512(x + i);
-        PREFETCH_NEXT_BLOCK(r, k, i);
-        a0 = _mm512_dpbf16_ps(a0, (__m512bh)_mm512_loadu_si512(r[0] + i), xv);
-        a1 = _mm512_dpbf16_ps(a1, (__m512bh)_mm512_loadu_si512(r[1] + i), xv);
-        a2 = _mm512_dpbf16_ps(a2, (__m512bh)_mm512_loadu_si512(r[2] + i), xv);
-        a3 = _mm512_dpbf16_ps(a3, (__m512bh)_mm512_loadu_si512(r[3] + i), xv);
+    for (; i + 64 <= k; i += 64) {
+        a0 = _mm512_fmadd_ps(_mm512_loadu_ps(w + i), _mm512_loadu_ps(x + i), a0);
+        a1 = _mm512_fmadd_ps(_mm512_loadu_ps(w + i + 16), _mm512_loadu_ps(x + i + 16), a1);
+        a2 = _mm512_fmadd_ps(_mm512_loadu_ps(w + i + 32), _mm512_loadu_ps(x + i + 32), a2);
+        a3 = _mm512_fmadd_ps(_mm512_loadu_ps(w + i + 48), _mm512_loadu_ps(x + i + 48), a3);
     }
+    for (; i + 16 <= k; i += 16)
+        a0 = _mm512_fmadd_ps(_mm512_loadu_ps(w + i), _mm512_loadu_ps(x + i), a0);
     if (i < k) {
-        __mmask32 m = (__mmask32)((1u << (k - i)) - 1);
-        __m512bh xv = (__m512bh)_mm512_maskz_loadu_epi16(m, x + i);
-        a0 = _mm512_dpbf16_ps(a0, (__m512bh)_mm512_maskz_loadu_epi16(m, r[0] + i), xv);
-        a1 = _mm512_dpbf16_ps(a1, (__m512bh)_mm512_maskz_loadu_epi16(m, r[1] + i), xv);
-        a2 = _mm512_dpbf16_ps(a2, (__m512bh)_mm512_maskz_loadu_epi16(m, r[2] + i), xv);
-        a3 = _mm512_dpbf16_ps(a3, (__m512bh)_mm512_maskz_loadu_epi16(m, r[3] + i), xv);
+        __mmask16 m = (__mmask16)((1u << (k - i)) - 1);
+        a1 = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(m, w + i), _mm512_maskz_loadu_ps(m, x + i), a1);
     }
-    acc[0] = _mm512_reduce_add_ps(a0);
-    acc[1] = _mm512_reduce_add_ps(a1);
-    acc[2] = _mm512_reduce_add_ps(a2);
-    acc[3] = _mm512_reduce_add_ps(a3);
+    return _mm512_reduce_add_ps(_mm512_add_ps(_mm512_add_ps(a0, a1), _mm512_add_ps(a2, a3)));
 }
 
-/* What block4_bf16 reads x as: its own bytes. */
+#ifdef __AVX512BF16__
+/* w . x over k bf16 elements: vdpbf16ps multiplies pairs exactly and sums
+   them into fp32 (denormals read as zero). x is read as its own bytes. */
+static inline float dot_bf16(const uint16_t *w, const void *xin, int64_t k) {
+    const uint16_t *x = (const uint16_t *)xin;
+    __m512 a0 = _mm512_setzero_ps(), a1 = _mm512_setzero_ps();
+    __m512 a2 = _mm512_setzero_ps(), a3 = _mm512_setzero_ps();
+#define BH(p) ((__m512bh)_mm512_loadu_si512(p))
+    int64_t i = 0;
+    for (; i + 128 <= k; i += 128) {
+        a0 = _mm512_dpbf16_ps(a0, BH(w + i), BH(x + i));
+        a1 = _mm512_dpbf16_ps(a1, BH(w + i + 32), BH(x + i + 32));
+        a2 = _mm512_dpbf16_ps(a2, BH(w + i + 64), BH(x + i + 64));
+        a3 = _mm512_dpbf16_ps(a3, BH(w + i + 96), BH(x + i + 96));
+    }
+    for (; i + 32 <= k; i += 32)
+        a0 = _mm512_dpbf16_ps(a0, BH(w + i), BH(x + i));
+#undef BH
+    if (i < k) {
+        __mmask32 m = (__mmask32)((1u << (k - i)) - 1);
+        a1 = _mm512_dpbf16_ps(a1, (__m512bh)_mm512_maskz_loadu_epi16(m, w + i),
+                              (__m512bh)_mm512_maskz_loadu_epi16(m, x + i));
+    }
+    return _mm512_reduce_add_ps(_mm512_add_ps(_mm512_add_ps(a0, a1), _mm512_add_ps(a2, a3)));
+}
+
 static const void *bf16_input(const uint16_t *x, float *xs, int64_t k) {
     (void)xs; (void)k;
     return x;
 }
 #else
-/* Without AVX512_BF16: the rows widened to fp32 in registers, x once into xs. */
-BLOCK4(block4_bf16_wide, uint16_t, LOAD_BF16, MLOAD_BF16)
+/* Without AVX512_BF16: the row widened to fp32 in registers (a bf16 is the
+   top half of an fp32), against x widened once into xs. */
+static inline __m512 widen(const uint16_t *p) {
+    __m256i h = _mm256_loadu_si256((const __m256i *)p);
+    return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16));
+}
 
-static void block4_bf16(const uint16_t *w, int64_t n, int64_t n0, int64_t k,
-                        const void *xin, float acc[4]) {
-    block4_bf16_wide(w, n, n0, k, (const float *)xin, acc);
+static inline float dot_bf16(const uint16_t *w, const void *xin, int64_t k) {
+    const float *x = (const float *)xin;
+    __m512 a0 = _mm512_setzero_ps(), a1 = _mm512_setzero_ps();
+    __m512 a2 = _mm512_setzero_ps(), a3 = _mm512_setzero_ps();
+    int64_t i = 0;
+    for (; i + 64 <= k; i += 64) {
+        a0 = _mm512_fmadd_ps(widen(w + i), _mm512_loadu_ps(x + i), a0);
+        a1 = _mm512_fmadd_ps(widen(w + i + 16), _mm512_loadu_ps(x + i + 16), a1);
+        a2 = _mm512_fmadd_ps(widen(w + i + 32), _mm512_loadu_ps(x + i + 32), a2);
+        a3 = _mm512_fmadd_ps(widen(w + i + 48), _mm512_loadu_ps(x + i + 48), a3);
+    }
+    for (; i + 16 <= k; i += 16)
+        a0 = _mm512_fmadd_ps(widen(w + i), _mm512_loadu_ps(x + i), a0);
+    if (i < k) {
+        __mmask16 m = (__mmask16)((1u << (k - i)) - 1);
+        __m256i h = _mm256_maskz_loadu_epi16(m, w + i);
+        __m512 wv = _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16));
+        a1 = _mm512_fmadd_ps(wv, _mm512_maskz_loadu_ps(m, x + i), a1);
+    }
+    return _mm512_reduce_add_ps(_mm512_add_ps(_mm512_add_ps(a0, a1), _mm512_add_ps(a2, a3)));
 }
 
 static const void *bf16_input(const uint16_t *x, float *xs, int64_t k) {
@@ -150,15 +132,11 @@ static const void *bf16_input(const uint16_t *x, float *xs, int64_t k) {
 void gemv(const float *w, const float *x, const float *bias, const float *residual,
           float *y, int64_t n, int64_t k) {
     #pragma omp parallel for schedule(static)
-    for (int64_t n0 = 0; n0 < n; n0 += 4) {
-        float acc[4];
-        block4(w, n, n0, k, x, acc);
-        for (int64_t j = 0; j < 4 && n0 + j < n; j++) {
-            float v = acc[j];
-            if (bias) v += bias[n0 + j];
-            if (residual) v += residual[n0 + j];
-            y[n0 + j] = v;
-        }
+    for (int64_t c = 0; c < n; c++) {
+        float v = dot_f32(w + c * k, x, k);
+        if (bias) v += bias[c];
+        if (residual) v += residual[c];
+        y[c] = v;
     }
 }
 
@@ -166,15 +144,10 @@ void gemv(const float *w, const float *x, const float *bias, const float *residu
 void gated(const float *gate, const float *up, const float *x, const float *gate_bias,
            const float *up_bias, float *y, int64_t n, int64_t k) {
     #pragma omp parallel for schedule(static)
-    for (int64_t n0 = 0; n0 < n; n0 += 4) {
-        float g[4], u[4];
-        block4(gate, n, n0, k, x, g);
-        block4(up, n, n0, k, x, u);
-        for (int64_t j = 0; j < 4 && n0 + j < n; j++) {
-            float a = g[j] + (gate_bias ? gate_bias[n0 + j] : 0.0f);
-            float b = u[j] + (up_bias ? up_bias[n0 + j] : 0.0f);
-            y[n0 + j] = a / (1.0f + expf(-a)) * b;
-        }
+    for (int64_t c = 0; c < n; c++) {
+        float a = dot_f32(gate + c * k, x, k) + (gate_bias ? gate_bias[c] : 0.0f);
+        float b = dot_f32(up + c * k, x, k) + (up_bias ? up_bias[c] : 0.0f);
+        y[c] = a / (1.0f + expf(-a)) * b;
     }
 }
 
@@ -186,14 +159,10 @@ void gemv_bf16(const uint16_t *w, const uint16_t *x, float *xs, const uint16_t *
                const uint16_t *residual, uint16_t *y, int64_t n, int64_t k) {
     const void *xin = bf16_input(x, xs, k);
     #pragma omp parallel for schedule(static)
-    for (int64_t n0 = 0; n0 < n; n0 += 4) {
-        float acc[4];
-        block4_bf16(w, n, n0, k, xin, acc);
-        for (int64_t j = 0; j < 4 && n0 + j < n; j++) {
-            float v = bf16_rounded(acc[j] + (bias ? bf16_load(bias[n0 + j]) : 0.0f));
-            if (residual) v += bf16_load(residual[n0 + j]);
-            y[n0 + j] = bf16_round(v);
-        }
+    for (int64_t c = 0; c < n; c++) {
+        float v = bf16_rounded(dot_bf16(w + c * k, xin, k) + (bias ? bf16_load(bias[c]) : 0.0f));
+        if (residual) v += bf16_load(residual[c]);
+        y[c] = bf16_round(v);
     }
 }
 
@@ -202,15 +171,12 @@ void gated_bf16(const uint16_t *gate, const uint16_t *up, const uint16_t *x, flo
                 int64_t n, int64_t k) {
     const void *xin = bf16_input(x, xs, k);
     #pragma omp parallel for schedule(static)
-    for (int64_t n0 = 0; n0 < n; n0 += 4) {
-        float g[4], u[4];
-        block4_bf16(gate, n, n0, k, xin, g);
-        block4_bf16(up, n, n0, k, xin, u);
-        for (int64_t j = 0; j < 4 && n0 + j < n; j++) {
-            float a = bf16_rounded(g[j] + (gate_bias ? bf16_load(gate_bias[n0 + j]) : 0.0f));
-            float b = bf16_rounded(u[j] + (up_bias ? bf16_load(up_bias[n0 + j]) : 0.0f));
-            y[n0 + j] = bf16_round(bf16_rounded(a / (1.0f + expf(-a))) * b);
-        }
+    for (int64_t c = 0; c < n; c++) {
+        float a = bf16_rounded(dot_bf16(gate + c * k, xin, k)
+                               + (gate_bias ? bf16_load(gate_bias[c]) : 0.0f));
+        float b = bf16_rounded(dot_bf16(up + c * k, xin, k)
+                               + (up_bias ? bf16_load(up_bias[c]) : 0.0f));
+        y[c] = bf16_round(bf16_rounded(a / (1.0f + expf(-a))) * b);
     }
 }
 """
