@@ -120,6 +120,28 @@ def test_linear_writes_the_rows(post_op, reference, has_bias):
     torch.testing.assert_close(out, reference(F.linear(x, w, b)), **TOL)
 
 
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
+@pytest.mark.parametrize("has_bias", [True, False])
+def test_a_plain_weight_linear_of_many_rows_reads_the_weight_where_it_is(dtype, has_bias):
+    """Without prepacking, many rows run as a brgemm matmul over the weight's
+    own bytes (no copy kept), bias and a residual add as post-op included."""
+    torch.manual_seed(0)
+    x, w = torch.randn(33, 40).to(dtype), torch.randn(24, 40).to(dtype)
+    b = torch.randn(24).to(dtype) if has_bias else None
+    residual, out = torch.randn(33, 24).to(dtype), torch.full((33, 24), float("nan"), dtype=dtype)
+    with onednn.prepacking(False):
+        linear = onednn.linear(x, w, b, out, [("add", residual)])
+    if dtype == torch.bfloat16 and not linear.impl.startswith("brg"):
+        pytest.skip(f"no bf16 brgemm on this CPU ({linear.impl})")
+    assert linear.impl.startswith("brg"), linear.impl
+    weights = [t for t in linear._keep if t.dtype == w.dtype and t.shape == w.shape]
+    assert len(weights) == 1 and weights[0] is w  # the weight itself, no reordered copy
+    linear()
+    expected = F.linear(x.float(), w.float(), b.float() if b is not None else None) + residual.float()
+    tol = TOL if dtype == torch.float32 else dict(rtol=2e-2, atol=2e-2)
+    torch.testing.assert_close(out.float(), expected, **tol)
+
+
 @pytest.mark.parametrize("size", [1, 7])
 def test_global_avg_pool_matches_the_mean(size):
     torch.manual_seed(0)
