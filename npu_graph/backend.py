@@ -345,7 +345,8 @@ class _PerWeights:
     def __call__(self, *args):
         for c in self.compiled:
             if c.frozen.same_tensors(args):
-                c.frozen.check(args)
+                if [t._version for t in c.frozen.versioned] != c.frozen.versions:
+                    c.frozen.check(args)  # raises
                 return c.run(*args)
         if len(self.compiled) >= MAX_WEIGHT_SETS:
             return self.eager(*args)
@@ -362,18 +363,23 @@ class _FrozenWeights:
     error rather than a stale answer."""
 
     def __init__(self, weights: dict[int, torch.Tensor]):
-        self.weights = [(i, t, _version(t)) for i, t in weights.items()]
+        self.indices = list(weights)
+        self.tensors = list(weights.values())
+        # an inference tensor has no version counter (and cannot change)
+        self.versioned = [t for t in self.tensors if _version(t) is not None]
+        self.versions = [t._version for t in self.versioned]
 
     def same_tensors(self, args) -> bool:
-        return all(args[i] is tensor for i, tensor, _ in self.weights)
+        return all(map(operator.is_, [args[i] for i in self.indices], self.tensors))
 
     def check(self, args) -> None:
-        for i, tensor, version in self.weights:
-            if args[i] is not tensor or _version(tensor) != version:
-                raise BackendError(
-                    "a parameter or buffer changed after torch.compile(backend='ge') "
-                    "compiled it (weights are read once, as constants); call "
-                    "torch._dynamo.reset() and compile again")
+        """Called at every call of a decode step: two list passes, no frame per weight."""
+        if (not self.same_tensors(args)
+                or [t._version for t in self.versioned] != self.versions):
+            raise BackendError(
+                "a parameter or buffer changed after torch.compile(backend='ge') "
+                "compiled it (weights are read once, as constants); call "
+                "torch._dynamo.reset() and compile again")
 
 
 def _version(t: torch.Tensor) -> int | None:
@@ -391,15 +397,20 @@ class _Replayed:
     the captured ones."""
 
     def __init__(self, executable):
-        from runtime.replay import Replay
+        from runtime.replay import Replay, ReplayError  # loaded with the first graph
 
-        self.replay = Replay(executable)
+        self.replay, self.refused = Replay(executable), ReplayError
 
     def __call__(self, *inputs):
-        if self.replay.outputs is not None and not self.replay.bound_to(inputs):
+        try:
+            outputs = self.replay.run(*inputs)  # checks its inputs before it writes
+        except self.refused:
+            if self.replay.bound_to(inputs):
+                raise  # a shape or type the capture does not take
             log.info("ge: captured replay bound to new tensors for the inputs it updates")
             self.replay.rebind(inputs)
-        return [out.clone() for out in self.replay.run(*inputs)]
+            outputs = self.replay.run(*inputs)
+        return [out.clone() for out in outputs]
 
 
 def _release_heap(inputs) -> None:
