@@ -37,29 +37,40 @@ import torch
 from runtime.host import cc
 from runtime.host.bf16 import C_CONVERSIONS
 
-_SOURCE = C_CONVERSIONS + r"""
-#include <math.h>
+# NAME(w, x, k): a weight row of T against k fp32 x, read front to back with
+# four accumulator chains along it. LOAD16(p) reads sixteen weights as fp32,
+# MLOAD16(m, p) those of the mask m (the others zero). runtime/host/int8.py
+# makes its int8 row from it too.
+C_DOT_ROW = r"""
+#if defined(__x86_64__)
 #include <immintrin.h>
-
-/* w . x over k fp32 elements, the row read front to back. */
-static inline float dot_f32(const float *w, const float *x, int64_t k) {
-    __m512 a0 = _mm512_setzero_ps(), a1 = _mm512_setzero_ps();
-    __m512 a2 = _mm512_setzero_ps(), a3 = _mm512_setzero_ps();
-    int64_t i = 0;
-    for (; i + 64 <= k; i += 64) {
-        a0 = _mm512_fmadd_ps(_mm512_loadu_ps(w + i), _mm512_loadu_ps(x + i), a0);
-        a1 = _mm512_fmadd_ps(_mm512_loadu_ps(w + i + 16), _mm512_loadu_ps(x + i + 16), a1);
-        a2 = _mm512_fmadd_ps(_mm512_loadu_ps(w + i + 32), _mm512_loadu_ps(x + i + 32), a2);
-        a3 = _mm512_fmadd_ps(_mm512_loadu_ps(w + i + 48), _mm512_loadu_ps(x + i + 48), a3);
-    }
-    for (; i + 16 <= k; i += 16)
-        a0 = _mm512_fmadd_ps(_mm512_loadu_ps(w + i), _mm512_loadu_ps(x + i), a0);
-    if (i < k) {
-        __mmask16 m = (__mmask16)((1u << (k - i)) - 1);
-        a1 = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(m, w + i), _mm512_maskz_loadu_ps(m, x + i), a1);
-    }
-    return _mm512_reduce_add_ps(_mm512_add_ps(_mm512_add_ps(a0, a1), _mm512_add_ps(a2, a3)));
+#endif
+#define DOT_ROW(NAME, T, LOAD16, MLOAD16)                                            \
+static inline float NAME(const T *w, const float *x, int64_t k) {                   \
+    __m512 a0 = _mm512_setzero_ps(), a1 = _mm512_setzero_ps();                      \
+    __m512 a2 = _mm512_setzero_ps(), a3 = _mm512_setzero_ps();                      \
+    int64_t i = 0;                                                                  \
+    for (; i + 64 <= k; i += 64) {                                                  \
+        a0 = _mm512_fmadd_ps(LOAD16(w + i), _mm512_loadu_ps(x + i), a0);            \
+        a1 = _mm512_fmadd_ps(LOAD16(w + i + 16), _mm512_loadu_ps(x + i + 16), a1);  \
+        a2 = _mm512_fmadd_ps(LOAD16(w + i + 32), _mm512_loadu_ps(x + i + 32), a2);  \
+        a3 = _mm512_fmadd_ps(LOAD16(w + i + 48), _mm512_loadu_ps(x + i + 48), a3);  \
+    }                                                                               \
+    for (; i + 16 <= k; i += 16)                                                    \
+        a0 = _mm512_fmadd_ps(LOAD16(w + i), _mm512_loadu_ps(x + i), a0);            \
+    if (i < k) {                                                                    \
+        __mmask16 m = (__mmask16)((1u << (k - i)) - 1);                             \
+        a1 = _mm512_fmadd_ps(MLOAD16(m, w + i), _mm512_maskz_loadu_ps(m, x + i), a1); \
+    }                                                                               \
+    return _mm512_reduce_add_ps(_mm512_add_ps(_mm512_add_ps(a0, a1),                \
+                                              _mm512_add_ps(a2, a3)));              \
 }
+"""
+
+_SOURCE = C_CONVERSIONS + C_DOT_ROW + r"""
+#include <math.h>
+
+DOT_ROW(dot_f32, float, _mm512_loadu_ps, _mm512_maskz_loadu_ps)
 
 #ifdef __AVX512BF16__
 /* w . x over k bf16 elements: vdpbf16ps multiplies pairs exactly and sums
@@ -94,31 +105,15 @@ static const void *bf16_input(const uint16_t *x, float *xs, int64_t k) {
 #else
 /* Without AVX512_BF16: the row widened to fp32 in registers (a bf16 is the
    top half of an fp32), against x widened once into xs. */
-static inline __m512 widen(const uint16_t *p) {
-    __m256i h = _mm256_loadu_si256((const __m256i *)p);
+static inline __m512 widen(__m256i h) {
     return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16));
 }
+#define LOAD_BF16(p) widen(_mm256_loadu_si256((const __m256i *)(p)))
+#define MLOAD_BF16(m, p) widen(_mm256_maskz_loadu_epi16(m, p))
+DOT_ROW(dot_bf16_wide, uint16_t, LOAD_BF16, MLOAD_BF16)
 
 static inline float dot_bf16(const uint16_t *w, const void *xin, int64_t k) {
-    const float *x = (const float *)xin;
-    __m512 a0 = _mm512_setzero_ps(), a1 = _mm512_setzero_ps();
-    __m512 a2 = _mm512_setzero_ps(), a3 = _mm512_setzero_ps();
-    int64_t i = 0;
-    for (; i + 64 <= k; i += 64) {
-        a0 = _mm512_fmadd_ps(widen(w + i), _mm512_loadu_ps(x + i), a0);
-        a1 = _mm512_fmadd_ps(widen(w + i + 16), _mm512_loadu_ps(x + i + 16), a1);
-        a2 = _mm512_fmadd_ps(widen(w + i + 32), _mm512_loadu_ps(x + i + 32), a2);
-        a3 = _mm512_fmadd_ps(widen(w + i + 48), _mm512_loadu_ps(x + i + 48), a3);
-    }
-    for (; i + 16 <= k; i += 16)
-        a0 = _mm512_fmadd_ps(widen(w + i), _mm512_loadu_ps(x + i), a0);
-    if (i < k) {
-        __mmask16 m = (__mmask16)((1u << (k - i)) - 1);
-        __m256i h = _mm256_maskz_loadu_epi16(m, w + i);
-        __m512 wv = _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16));
-        a1 = _mm512_fmadd_ps(wv, _mm512_maskz_loadu_ps(m, x + i), a1);
-    }
-    return _mm512_reduce_add_ps(_mm512_add_ps(_mm512_add_ps(a0, a1), _mm512_add_ps(a2, a3)));
+    return dot_bf16_wide(w, (const float *)xin, k);
 }
 
 static const void *bf16_input(const uint16_t *x, float *xs, int64_t k) {

@@ -41,40 +41,20 @@ import torch
 import torch.nn.functional as F
 
 from runtime.host import cc
+from runtime.host.gemv import C_DOT_ROW
 
 # Rows of activations up to which the C loop runs; above, the product is
 # compute-bound and torch's GEMM on the dequantized weight is faster.
 MAX_GEMV_ROWS = 16
 
-_SOURCE = r"""
+_SOURCE = C_DOT_ROW + r"""
 #include <stdint.h>
-#if defined(__AVX512F__)
-#include <immintrin.h>
-
-static inline __m512 widen16(const int8_t *p) {
-    return _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(_mm_loadu_si128((const __m128i *)p)));
-}
-
-/* x . w over one weight row, read front to back; four accumulator chains
-   hide the FMA latency one chain waits on. */
-static float dot(const float *x, const int8_t *w, int64_t k_in) {
-    __m512 a0 = _mm512_setzero_ps(), a1 = _mm512_setzero_ps();
-    __m512 a2 = _mm512_setzero_ps(), a3 = _mm512_setzero_ps();
-    int64_t k = 0;
-    for (; k + 64 <= k_in; k += 64) {
-        a0 = _mm512_fmadd_ps(_mm512_loadu_ps(x + k), widen16(w + k), a0);
-        a1 = _mm512_fmadd_ps(_mm512_loadu_ps(x + k + 16), widen16(w + k + 16), a1);
-        a2 = _mm512_fmadd_ps(_mm512_loadu_ps(x + k + 32), widen16(w + k + 32), a2);
-        a3 = _mm512_fmadd_ps(_mm512_loadu_ps(x + k + 48), widen16(w + k + 48), a3);
-    }
-    for (; k + 16 <= k_in; k += 16)
-        a0 = _mm512_fmadd_ps(_mm512_loadu_ps(x + k), widen16(w + k), a0);
-    float acc = _mm512_reduce_add_ps(_mm512_add_ps(_mm512_add_ps(a0, a1), _mm512_add_ps(a2, a3)));
-    for (; k < k_in; k++) acc += x[k] * (float)w[k];
-    return acc;
-}
+#if defined(__AVX512BW__)
+#define LOAD_I8(p) _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(_mm_loadu_si128((const __m128i *)(p))))
+#define MLOAD_I8(m, p) _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(m, p)))
+DOT_ROW(dot, int8_t, LOAD_I8, MLOAD_I8)
 #else
-static float dot(const float *x, const int8_t *w, int64_t k_in) {
+static float dot(const int8_t *w, const float *x, int64_t k_in) {
     float acc = 0.0f;
     #pragma omp simd reduction(+:acc)
     for (int64_t k = 0; k < k_in; k++) acc += x[k] * (float)w[k];
@@ -92,7 +72,7 @@ void weight_quant_linear(const float *x, int64_t ldx, const int8_t *w, const flo
     #pragma omp parallel for schedule(static)
     for (int64_t n = 0; n < n_out; n++)
         for (int64_t m = 0; m < rows; m++)
-            y[m * ldy + n] = dot(x + m * ldx, w + n * k_in, k_in) * scale[n]
+            y[m * ldy + n] = dot(w + n * k_in, x + m * ldx, k_in) * scale[n]
                              + (bias ? bias[n] : 0.0f);
 }
 """
