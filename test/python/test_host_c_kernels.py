@@ -356,6 +356,30 @@ def test_gemv_bf16_rounds_as_the_model(n, k):
     _mostly_equal(out, F.silu(F.linear(x, w)) * F.linear(x, up, bias))
 
 
+@pytest.mark.parametrize("n,k", [(7, 33), (64, 1000)])
+def test_gemv_bf16_without_avx512_bf16_rounds_as_the_model(n, k):
+    """The loops a CPU without AVX512_BF16 builds (rows widened to fp32,
+    x widened once into the scratch), built here with the feature's macro
+    taken away."""
+    if gemv.library() is None:
+        pytest.skip("no AVX-512 or no C compiler")
+    # after the intrinsics' headers, whose target pragmas define the macro again
+    source = gemv._SOURCE.replace("#ifdef __AVX512BF16__",
+                                  "#undef __AVX512BF16__\n#ifdef __AVX512BF16__", 1)
+    lib = cc.load("gemv_widened", source, gemv._SIGNATURES)
+    torch.manual_seed(0)
+    x, w, up = torch.randn(k).bfloat16(), torch.randn(n, k).bfloat16(), torch.randn(n, k).bfloat16()
+    bias, scratch = torch.randn(n).bfloat16(), torch.full((k,), float("nan"))
+    out = torch.full((n,), float("nan"), dtype=torch.bfloat16)
+    lib.gemv_bf16(w.data_ptr(), x.data_ptr(), scratch.data_ptr(), bias.data_ptr(), None,
+                  out.data_ptr(), n, k)
+    _mostly_equal(out, F.linear(x, w, bias))
+    assert torch.equal(scratch, x.float())  # the widening loop ran, not vdpbf16ps
+    lib.gated_bf16(w.data_ptr(), up.data_ptr(), x.data_ptr(), scratch.data_ptr(), None,
+                   bias.data_ptr(), out.data_ptr(), n, k)
+    _mostly_equal(out, F.silu(F.linear(x, w)) * F.linear(x, up, bias))
+
+
 @pytest.mark.parametrize("shape", [(1, 1, 512), (3, 7, 37), (40, 1024), (5,)])
 @pytest.mark.parametrize("weighted", [True, False])
 def test_rms_norm_bf16_rounds_as_the_model(shape, weighted):
