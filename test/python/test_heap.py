@@ -13,11 +13,12 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 # A fresh process: free blocks of a few MB (as a compile's IR constants are
 # freed), optionally release(), then grow 16 cache-like tensors by one row
-# 1000 times, each step concatenating as a DynamicCache does. Prints the RSS
+# 1000 times from 128 rows, each step concatenating as a DynamicCache does. Prints the RSS
 # growth from the 10th step on, less the tensors' own.
 GROW = r"""
 import os, sys, torch
 from runtime.host import heap
+torch.set_num_threads(1)
 def rss():
     return int(open("/proc/self/statm").read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
 for _ in range(4):
@@ -25,7 +26,7 @@ for _ in range(4):
     del block
 if sys.argv[1] == "release":
     heap.release()
-cache = [torch.zeros(1, 8, 16, 64) for _ in range(16)]
+cache = [torch.zeros(1, 8, 128, 64) for _ in range(16)]
 for step in range(1000):
     cache = [torch.cat([c, torch.ones(1, 8, 1, 64)], dim=2) for c in cache]
     if step == 10:
@@ -44,7 +45,8 @@ def _growth_mb(mode: str) -> float:
 @pytest.mark.skipif(heap._glibc("mallopt") is None, reason="not glibc")
 def test_release_keeps_growing_tensors_off_the_heap():
     kept, released = _growth_mb("none"), _growth_mb("release")
-    # 32 MB of cache tensors at the end; without release() glibc's raised mmap
-    # threshold left about 45 MB of heap beside them, with it about 13
-    assert released < 20, (kept, released)
-    assert released < kept, (kept, released)
+    # 37 MB of cache tensors at the end (as a 1024x8 Llama's after 1000
+    # tokens); without release() glibc's raised mmap threshold left 45-55 MB of
+    # heap beside them, with it 1-22 MB (the run's own scatter, one thread)
+    assert released < 30, (kept, released)
+    assert kept > released + 15, (kept, released)
