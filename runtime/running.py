@@ -51,9 +51,10 @@ import torch
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import SSAValue
 
+from ge_dialect import ge
 from ge_dialect.ascend import CUBE_OPS
 from runtime import kernels
-from runtime.host import bf16, runners
+from runtime.host import bf16, cache_row, runners
 from runtime.host import onednn as dnnl
 from runtime.gears import Shapes
 from runtime.loading import LoadedFunction, Options, Task
@@ -194,10 +195,19 @@ class Replica(LoadedFunction):
             steps = task.body.steps
             if len(steps) == 1 and steps[0][1] == list(range(len(task.ins))):
                 kernel = steps[0][0]
+                scatter = [op for op in task.op.body.block.ops
+                           if isinstance(op, ge.ScatterUpdateOp)]
 
                 def update(*args):
                     kernel(*args)
-                update.bind = lambda args: functools.partial(kernel, *args)
+
+                def bind(args):
+                    """A KV cache's one-row update as a C copy where it is one
+                    (runtime/host/cache_row.py), else the kernel on its arguments."""
+                    row = (cache_row.writer(*args, scatter[0].dim.value.data)
+                           if scatter and o.algorithms else None)
+                    return row or functools.partial(kernel, *args)
+                update.bind = bind
                 return update
 
             def update_body(*args, body=task.body):
