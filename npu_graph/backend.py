@@ -345,8 +345,7 @@ class _PerWeights:
     def __call__(self, *args):
         for c in self.compiled:
             if c.frozen.same_tensors(args):
-                if [t._version for t in c.frozen.versioned] != c.frozen.versions:
-                    c.frozen.check(args)  # raises
+                c.frozen.check_versions()
                 return c.run(*args)
         if len(self.compiled) >= MAX_WEIGHT_SETS:
             return self.eager(*args)
@@ -372,10 +371,9 @@ class _FrozenWeights:
     def same_tensors(self, args) -> bool:
         return all(map(operator.is_, [args[i] for i in self.indices], self.tensors))
 
-    def check(self, args) -> None:
-        """Called at every call of a decode step: two list passes, no frame per weight."""
-        if (not self.same_tensors(args)
-                or [t._version for t in self.versioned] != self.versions):
+    def check_versions(self) -> None:
+        """Called at every call (a decode step's): one list pass, no frame per weight."""
+        if [t._version for t in self.versioned] != self.versions:
             raise BackendError(
                 "a parameter or buffer changed after torch.compile(backend='ge') "
                 "compiled it (weights are read once, as constants); call "

@@ -45,7 +45,6 @@ _P, _N = ctypes.c_void_p, ctypes.c_int64
 _SIGNATURES = {"cache_row": [_P, _N, _N, _N, _P, _P, _P]}
 
 
-@functools.cache
 def library() -> ctypes.CDLL | None:
     return cc.load("cache_row", _SOURCE, _SIGNATURES)
 

@@ -752,7 +752,7 @@ def _linear_as_matmul(x: torch.Tensor | Sequence[int], weight: torch.Tensor,
         raise OneDNNError("the matmul linear takes one type throughout")
     handles = _Handles()
     try:
-        src, src_pointer = _source(handles, x, False, weight.dtype)
+        src = _source(handles, x, False, weight.dtype)[0]
         wt = weight.t()
         b = None if bias is None else bias.contiguous().view(1, -1)
         mds = [src, handles.of(wt), handles.of(b) if b is not None else None, handles.of(out)]
@@ -763,17 +763,10 @@ def _linear_as_matmul(x: torch.Tensor | Sequence[int], weight: torch.Tensor,
             "dnnl_matmul_primitive_desc_create")
         if not _impl(pd).startswith("brg"):
             raise OneDNNError(f"the matmul linear wants a brgemm kernel, got {_impl(pd)}")
-        bound = not isinstance(x, Sequence)
-        args = {ARG_SRC: (src, src_pointer), ARG_WEIGHTS: (mds[1], wt.data_ptr()),
-                ARG_DST: (mds[3], out.data_ptr())}
-        keep = [weight, out] + ([b] if b is not None else []) + ([x] if bound else [])
-        if b is not None:
-            args[ARG_BIAS] = (mds[2], b.data_ptr())
-        for arg, (md, view) in reads.items():
-            args[arg] = (md, view.data_ptr())
-            keep.append(view)
-        _with_scratchpad(handles, pd, args, keep)
-        return Primitive(handles, pd, args, [] if bound else [ARG_SRC], keep)
+        tensors = {ARG_SRC: x, ARG_WEIGHTS: wt, ARG_BIAS: b, ARG_DST: out}
+        used = [(arg, md) for (arg, t), md in zip(tensors.items(), mds) if t is not None]
+        return _activations(handles, pd, {arg: tensors[arg] for arg, _ in used},
+                            [md for _, md in used], reads)
     except BaseException:
         handles.destroy()
         raise
