@@ -31,6 +31,7 @@ from ge_dialect import ascend, find_func
 from runtime import kernels
 from runtime.host import blocked as blocked_layout
 from runtime.host import channels_last as arena_layout
+from runtime.host import heap
 from runtime.host import onednn as dnnl
 from runtime.gears import NO_GEARS, Gears
 from runtime.plan_cache import DEFAULT_PLAN_CACHE_SIZE, check_size
@@ -152,7 +153,11 @@ class LoadedFunction:
         shared = iter(weights) if weights is not None else None
         for op in ops:
             if isinstance(op, ascend.WeightOp):
-                weight = next(shared) if shared is not None else weight_tensor(op.value)
+                if shared is not None:
+                    weight = next(shared)
+                else:
+                    weight = weight_tensor(op.value)
+                    heap.huge_pages(weight)  # read whole per call: 2 MB pages
                 slot[op.output] = self._add(weight)
                 self.weight_slots.add(slot[op.output])
             elif isinstance(op, ascend.BufferOp):

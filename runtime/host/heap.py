@@ -19,6 +19,17 @@ at 1024x8: 146 MB beyond the cache's own 30.9 MB). Mapped blocks of their
 own, as in a process that never compiled, grew by the cache alone. A fixed
 threshold is no longer raised by glibc; the runtime's own buffers are
 arenas allocated once, so what it maps per call is a graph's fresh outputs.
+
+`huge_pages(tensor)` backs a loaded weight with the kernel's 2 MB pages
+(Linux's MADV_COLLAPSE) in place: its address and bytes stay, so the
+model's parameter and the graph's weight are still one copy. A decode
+step reads every weight once, a few hundred MB of 4 KB pages that each
+cost a TLB miss, and the hardware prefetchers stop at each 4 KB page's
+end: the 1024x8 Llama's replayed step took 1.8-2.3% less time (AMD EPYC,
+2 threads, two models interleaved in one process, one collapsed). Only
+the 2 MB-aligned pages wholly inside the tensor are collapsed, so no byte
+of anything else changes backing. Where the kernel cannot (older than
+6.1, THP disabled, a file-backed weight), the weight keeps its pages.
 """
 
 from __future__ import annotations
@@ -27,6 +38,7 @@ import ctypes
 import ctypes.util
 import functools
 import gc
+from pathlib import Path
 
 
 # glibc's mallopt parameter, and the threshold release() pins: blocks of
@@ -60,3 +72,30 @@ def release() -> bool:
     trim(0)
     mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD)
     return True
+
+
+MADV_COLLAPSE = 25  # Linux 6.1's madvise advice
+
+
+@functools.cache
+def huge_page_size() -> int:
+    """The kernel's transparent huge page size; 0 where there is none."""
+    try:
+        return int(Path("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size").read_text())
+    except (OSError, ValueError):
+        return 0
+
+
+def huge_pages(tensor) -> int:
+    """Back the huge pages wholly inside `tensor`'s bytes with huge pages, in
+    place; the bytes so backed (0 where the kernel or C library cannot)."""
+    size, madvise = huge_page_size(), _glibc("madvise")
+    if not size or madvise is None:
+        return 0
+    start = tensor.data_ptr()
+    end = start + tensor.numel() * tensor.element_size()
+    low, high = -(-start // size) * size, end // size * size
+    if high <= low:
+        return 0
+    done = madvise(ctypes.c_void_p(low), ctypes.c_size_t(high - low), ctypes.c_int(MADV_COLLAPSE))
+    return high - low if done == 0 else 0

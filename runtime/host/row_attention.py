@@ -50,9 +50,12 @@ from runtime.host import bf16, cc
 
 MAX_QUERIES = 16  # query rows per head up to which the loop runs
 MAX_KEYS = 1 << 14  # keys per row: the scores live on the stack (64 KB)
-# Multiply-adds from which heads go to torch's thread pool: below, a fork and
-# join costs more than the heads take on one core (8 heads over 160 keys).
-PARALLEL_WORK = 1 << 20
+# Multiply-adds from which heads go to torch's thread pool. A decode step's
+# cache comes from memory (the linears between two layers' attentions pass
+# more bytes through the caches than they hold), so two threads read it
+# faster: 8 heads over 168 keys of 64 take 41 us on one core, 24-29 on two;
+# below a few heads over a few dozen keys, a fork and join costs more.
+PARALLEL_WORK = 1 << 16
 
 # the mask's kinds, as the C loop takes them
 NO_MASK, KEEP_TRUE, KEEP_FALSE, ADDITIVE = 0, 1, 2, 3

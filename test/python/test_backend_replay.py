@@ -119,3 +119,29 @@ def test_reduce_overhead_backend_replays_and_clones_its_outputs():
     report = backend.reports[0]
     assert report.replayed and report.calls == 3 and report.updates == 1, report.line()
     torch._dynamo.reset()
+
+
+class Positions(nn.Module):
+    """A static cache's write positions: a counter the caller owns plus an
+    arange (HF's cumulative_length), one small integer add per layer."""
+
+    def forward(self, x, length):
+        positions = torch.arange(x.shape[1]) + length
+        return x * 2.0, positions
+
+
+def test_a_one_op_task_on_graph_inputs_is_bound_as_its_out_call():
+    model = Positions().eval()
+    example = (torch.randn(1, 3, 4), torch.tensor(5))
+    compiled = npu_graph.NpuGraph(model, input_spec=example).optimize()
+    replay = Replay(compiled.executable)
+    for length in (5, 9, 0, 130):
+        x = torch.randn(1, 3, 4)
+        got = replay.run(x, torch.tensor(length))
+        want = model(x, torch.tensor(length))
+        torch.testing.assert_close(got[0], want[0])
+        assert torch.equal(got[1], want[1]), (got[1], want[1])
+    r = replay.replica
+    bound = [(r.tasks[i].name, args) for i, (_, args) in zip(r.host_order, replay.steps)]
+    adds = [args for name, args in bound if name.startswith("add")]
+    assert adds == [[]], bound  # the add reads the copied-in counter, bound at capture

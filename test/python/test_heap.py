@@ -50,3 +50,42 @@ def test_release_keeps_growing_tensors_off_the_heap():
     # heap beside them, with it 1-22 MB (the run's own scatter, one thread)
     assert released < 30, (kept, released)
     assert kept > released + 15, (kept, released)
+
+
+def _huge_kb(address: int) -> int:
+    """AnonHugePages of the mapping holding `address` (/proc/self/smaps)."""
+    inside = False
+    for line in open("/proc/self/smaps"):
+        head = line.split()[0]
+        if "-" in head and ":" not in head:
+            low, high = (int(a, 16) for a in head.split("-"))
+            inside = low <= address < high
+        elif inside and head == "AnonHugePages:":
+            return int(line.split()[1])
+    return 0
+
+
+def _collapse_supported() -> bool:
+    try:
+        enabled = open("/sys/kernel/mm/transparent_hugepage/enabled").read()
+    except OSError:
+        return False
+    release = tuple(int(p) for p in os.uname().release.split("-")[0].split(".")[:2])
+    return "[never]" not in enabled and release >= (6, 1)
+
+
+@pytest.mark.skipif(not _collapse_supported(), reason="no MADV_COLLAPSE (Linux 6.1, THP)")
+def test_huge_pages_back_a_weight_in_place():
+    import torch
+
+    size = heap.huge_page_size()
+    storage = torch.randn(4 * size // 4 + 1000)
+    weight = storage[1000:]  # not aligned: its first and last partial pages stay
+    before, address = weight.clone(), weight.data_ptr()
+    done = heap.huge_pages(weight)
+    aligned = (address + weight.numel() * 4) // size * size - -(-address // size) * size
+    assert done == aligned >= 2 * size
+    assert weight.data_ptr() == address and torch.equal(weight, before)
+    assert _huge_kb(address + size) * 1024 >= done
+    small = torch.randn(1000)
+    assert heap.huge_pages(small) == 0  # no whole huge page inside
