@@ -902,6 +902,25 @@ def _view_task(t: Task) -> Runner | None:
 
     def copy_view(*args):
         out.copy_(kernel(args[src]))
+
+    def bind(args):
+        """The copy from a fixed source, through its view made once; None where
+        the op makes new bytes rather than a view."""
+        source = args[src]
+        if not isinstance(source, torch.Tensor):
+            return None
+        try:
+            view = kernel(source)
+        except RuntimeError:
+            return None
+        if (view.shape != out.shape or _overlap(view, out)
+                or view.untyped_storage().data_ptr() != source.untyped_storage().data_ptr()):
+            return None
+        return functools.partial(out.copy_, view)
+    copy_view.bind = bind
+    bare = bind(t.ins)  # a source bound at load: no Python frame per call
+    if bare is not None:
+        copy_view.bare = bare
     return copy_view
 
 
@@ -915,6 +934,8 @@ OUT_VARIANTS: dict[type, Callable[..., torch.Tensor]] = {
     ge.NegOp: torch.neg,
     ge.AbsOp: torch.abs,
     ge.ErfOp: torch.erf,
+    ge.SinOp: torch.sin,
+    ge.CosOp: torch.cos,
     ge.AddOp: torch.add,
     ge.SubOp: torch.sub,
     ge.MulOp: torch.mul,
@@ -970,10 +991,14 @@ def _tail_task(t: Task) -> Runner | None:
 
     def bind(args):
         """A body of that one op on fixed arguments: its out= call itself."""
-        if len(body.steps) != 1 or any(i >= len(args) for i in ins):
+        if (len(body.steps) != 1 or any(i >= len(args) for i in ins)
+                or not all(isinstance(args[i], torch.Tensor) for i in ins)):
             return None
         return functools.partial(variant, *[args[i] for i in ins], out=out)
     tail.bind = bind
+    bare = bind(t.ins)  # operands bound at load: no Python frame per call
+    if bare is not None:
+        tail.bare = bare
     return tail
 
 

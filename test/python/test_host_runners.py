@@ -413,6 +413,34 @@ def test_elementwise_tails_write_into_their_views():
     assert "tail" in used and "copy_view" in used, used
 
 
+class BoundTails(nn.Module):
+    """One-op tails and a view copy whose operands are arena buffers."""
+
+    def forward(self, x):
+        y = x * 3.0
+        return torch.sin(y), torch.cos(y), y[:, 1:] + 0.0, y[:, :2]
+
+
+def test_one_op_tasks_on_buffers_are_bare_calls_bound_at_load():
+    """Their operands are views of the arena, known at load: the prepared loop
+    calls the out= op (or the copy from a view made once) with no frame."""
+    module, _ = compiled(BoundTails(), (torch.randn(4, 3),), pipeline="canonicalize")
+    fast = Executable(module)
+    bare = {}  # runner kind -> whether each of its tasks reading no graph input is bare
+    for task, runner in zip(fast.tasks, fast.runners):
+        if all(s >= len(fast.arg_types) for s in task.ins):
+            bare.setdefault(runner.__name__, []).append(hasattr(runner, "bare"))
+        else:  # x * 3.0 reads the graph input: bound per capture, not at load
+            assert not hasattr(runner, "bare") and hasattr(runner, "bind"), runner
+    assert bare["tail"] == [True, True] and bare["copy_view"] == [True, True], bare
+    for trial in range(3):  # the views made at load follow the buffers' new values
+        x = torch.randn(4, 3) * (trial + 1)
+        with torch.no_grad():
+            want = BoundTails()(x)
+        for got, w in zip(fast.run(x), want):
+            torch.testing.assert_close(got, w, **TOL)
+
+
 @pytest.mark.parametrize("nhwc", [False, True])
 def test_in_place_tasks_keep_their_meaning(nhwc):
     """Unfused, ReLU and the residual add write over their inputs (same bytes):

@@ -76,6 +76,29 @@ def test_compiled_kernel_is_used_and_fallback_agrees(monkeypatch):
     torch.testing.assert_close(int8.weight_quant_linear(x, q, s), fast, rtol=1e-4, atol=1e-4)
 
 
+@pytest.mark.parametrize("c_loop", [True, False])
+@pytest.mark.parametrize("bias", [False, True])
+def test_prefill_rows_dequantize_in_blocks_and_match(monkeypatch, c_loop, bias):
+    """Many rows: the weight is dequantized a block of output channels at a
+    time (three blocks and a partial one here) into scratch, by the C loop
+    or by torch, never whole; the values are the dequantized linear's."""
+    monkeypatch.setattr(int8, "BLOCK_BYTES", 4 * 20 * 64)  # 20 channels of K=64 a block
+    if not c_loop:
+        monkeypatch.setattr(int8, "library", lambda: None)
+    torch.manual_seed(2)
+    x = torch.randn(2, int8.MAX_GEMV_ROWS, 64)
+    q, s = quantized(torch.randn(70, 64))
+    b = torch.randn(70) if bias else None
+    assert int8.block_rows(64, x.shape[0] * x.shape[1]) == 20
+    out = torch.full((2, int8.MAX_GEMV_ROWS, 70), float("nan"))
+    widened = []
+    monkeypatch.setattr(int8, "dequantized_linear", lambda *a: widened.append(a))
+    assert int8.weight_quant_linear(x, q, s, b, out=out) is out
+    assert not widened  # the whole weight was never dequantized
+    monkeypatch.undo()
+    torch.testing.assert_close(out, int8.dequantized_linear(x, q, s, b), rtol=1e-5, atol=1e-5)
+
+
 class MLP(nn.Module):
     def __init__(self):
         super().__init__()
