@@ -87,8 +87,9 @@ def huge_page_size() -> int:
 
 
 def huge_pages(tensor) -> int:
-    """Back the huge pages wholly inside `tensor`'s bytes with huge pages, in
-    place; the bytes so backed (0 where the kernel or C library cannot)."""
+    """Back each huge-page-aligned range wholly inside `tensor`'s bytes by one
+    huge page, in place; returns the bytes so backed (0 where the kernel or
+    the C library cannot, or refuses for the moment: it is best effort)."""
     size, madvise = huge_page_size(), _glibc("madvise")
     if not size or madvise is None:
         return 0

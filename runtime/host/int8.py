@@ -53,8 +53,8 @@ MAX_GEMV_ROWS = 16
 # of at most this many fp32 bytes at a time, into scratch that stays in the
 # caches for the block's GEMM: the whole fp32 weight, four times the int8
 # bytes, is never written out and read back (a 1024x8 Llama's linears over
-# 128 rows: 331-347 ms dequantized whole, 201-211 ms in blocks, 223-232 ms
-# for torch's linear on the fp32 weights).
+# 128 rows: 331-424 ms dequantized whole, 201-215 ms in blocks, 223-278 ms
+# for torch's linear on the fp32 weights, interleaved runs).
 BLOCK_BYTES = 4 << 20
 
 _SOURCE = C_DOT_ROW + r"""
