@@ -11,12 +11,12 @@ warm-up (bench/llm_memory.py: 1936 MB resident, 1206 MB once trimmed).
 `release()` hands them back with glibc's `malloc_trim`; elsewhere it does
 nothing.
 
-It then pins glibc's mmap threshold at 256 KiB. The raised threshold
+It then pins glibc's mmap threshold at 256 KiB. A raised threshold
 outlives the compile: a dynamic cache's tensors, a few MB each and one
-token longer at every step, then came from the heap, where a block freed
-at one length never fits the next and the heap kept growing (1000 tokens
+token longer at every step, would come from the heap, where a block freed
+at one length never fits the next and the heap keeps growing (1000 tokens
 at 1024x8: 146 MB beyond the cache's own 30.9 MB). Mapped blocks of their
-own, as in a process that never compiled, grew by the cache alone. A fixed
+own, as in a process that never compiled, grow by the cache alone. A fixed
 threshold is no longer raised by glibc; the runtime's own buffers are
 arenas allocated once, so what it maps per call is a graph's fresh outputs.
 

@@ -132,7 +132,7 @@ def dequantized_linear(x, weight, scale, bias=None) -> torch.Tensor:
 def block_rows(k: int, m: int) -> int:
     """Output channels `blocked_linear` dequantizes at once, against m rows
     of activations of k: a block of weight and its block of results each
-    at most BLOCK_BYTES."""
+    at most BLOCK_BYTES, but never fewer than MAX_GEMV_ROWS channels."""
     return max(MAX_GEMV_ROWS, BLOCK_BYTES // (4 * max(k, m, 1)))
 
 
@@ -140,9 +140,10 @@ _LOCAL = threading.local()
 
 
 def _scratch(elements: int) -> torch.Tensor:
-    """This thread's fp32 scratch of `elements`, kept for its next call (a
-    prefill's blocks, at most 2 x BLOCK_BYTES a thread): a fresh one per
-    call would map and fault in new pages each time."""
+    """This thread's fp32 scratch of `elements`, kept for its next call: a
+    fresh one per call would map and fault in new pages each time. It is
+    the largest call's two blocks (2 x BLOCK_BYTES unless rows of more than
+    BLOCK_BYTES / 64 elements floor a block at MAX_GEMV_ROWS channels)."""
     buf = getattr(_LOCAL, "buf", None)
     if buf is None or buf.numel() < elements:
         buf = _LOCAL.buf = torch.empty(elements)
