@@ -228,12 +228,14 @@ class QuantizedCubeOp(GEOp):
         y   = relu(y)                                  (with `relu`)
         y   = act(y)       (with `activation`: an activation op's name, e.g.
                             "ge.clamp" for ReLU6, and its `activation_attrs`)
-        out = saturate(round_half_even(y / output_scale))   (int8, with output_scale)
+        out = saturate(round_half_even(y / output_scale))   (with output_scale:
+                            i8, or ui8 where y is known not to be negative)
 
     which is what dequantize -> conv / linear -> [add] -> [relu or act] ->
     quantize computes, with the float products replaced by integer ones.
-    Zero points are 0 (symmetric int8). Without `output_scale` the result
-    is y in fp32."""
+    Zero points are 0 (symmetric int8; ui8 holds [0, 255] * scale, the
+    range of a ReLU's result at twice i8's resolution). Without
+    `output_scale` the result is y in fp32."""
 
     input = operand_def(AnyTensor)
     weight = operand_def(AnyTensor)
@@ -269,15 +271,16 @@ class QuantizedCubeOp(GEOp):
         if self.bias is not None:
             check(kind(self.bias) == "f32", "bias", "f32", self.bias)
         if self.residual is not None and self.residual_scale is not None:
-            check(kind(self.residual) == "i8", "residual (with residual_scale)", "i8",
-                  self.residual)
+            check(kind(self.residual) in QUANTIZED_TYPES, "residual (with residual_scale)",
+                  "i8 or ui8", self.residual)
         elif self.residual is not None:
             check(kind(self.residual) == "f32", "residual (without residual_scale)", "f32",
                   self.residual)
         elif self.residual_scale is not None:
             raise VerifyException(f"{self.name}: residual_scale without a residual")
         if self.quantized_output():
-            check(kind(self.output) == "i8", "the output (with output_scale)", "i8", self.output)
+            check(kind(self.output) in QUANTIZED_TYPES, "the output (with output_scale)",
+                  "i8 or ui8", self.output)
         else:
             check(kind(self.output) == "f32", "the output (without output_scale)", "f32",
                   self.output)
@@ -351,13 +354,13 @@ class QuantizedConv2dOp(QuantizedCubeOp):
                  bias: SSAValue | None, residual: SSAValue | None, stride, padding, dilation,
                  groups: int, input_scale: float, output_scale: float | None = None,
                  relu: bool = False, residual_scale: float | None = None,
-                 activation: Operation | None = None):
+                 activation: Operation | None = None, signed_output: bool = True):
         props = {"stride": i64_array(stride), "padding": i64_array(padding),
                  "dilation": i64_array(dilation), "groups": IntegerAttr(groups, i64),
                  **_quantized_props(input_scale, output_scale, relu, residual_scale, activation)}
         shape = shapes.conv2d(shape_of(input), shape_of(weight), stride, padding, dilation,
                               groups)
-        out = int8() if output_scale is not None else f32
+        out = int8(signed_output) if output_scale is not None else f32
         super().__init__(operands=[input, weight, weight_scale, [bias] if bias else [],
                                    [residual] if residual else []],
                          result_types=[TensorType(out, shape)], properties=props)
@@ -394,9 +397,10 @@ class QuantizedLinearOp(QuantizedCubeOp):
     def __init__(self, input: SSAValue, weight: SSAValue, weight_scale: SSAValue,
                  bias: SSAValue | None, residual: SSAValue | None, input_scale: float,
                  output_scale: float | None = None, relu: bool = False,
-                 residual_scale: float | None = None, activation: Operation | None = None):
+                 residual_scale: float | None = None, activation: Operation | None = None,
+                 signed_output: bool = True):
         shape = shapes.linear(shape_of(input), shape_of(weight))
-        out = int8() if output_scale is not None else f32
+        out = int8(signed_output) if output_scale is not None else f32
         super().__init__(operands=[input, weight, weight_scale, [bias] if bias else [],
                                    [residual] if residual else []],
                          result_types=[TensorType(out, shape)],

@@ -23,14 +23,16 @@ What folds, and what stays:
 - the bias: a `ge.const` (f32) or none;
 - an `add` of the result and another f32 tensor of the same shape (no
   broadcasting) is the residual, added in fp32 after the scales; if that
-  tensor is a `dequantize` of i8 (one scale, no zero point), the residual
-  is the i8 tensor with its scale as `residual_scale` (int8 bytes read);
+  tensor is a `dequantize` of i8 or ui8 (one scale, no zero point), the
+  residual is that tensor with its scale as `residual_scale` (int8 bytes
+  read);
 - a `relu` of that, or another activation op with a post-op form (its
   Activation trait's `post_op`: a `clamp` with both bounds, ReLU6; the
   activation after a transformer FFN's first linear, whose int8 result
   then feeds the second), as `activation` and `activation_attrs`;
-- the output is int8 with `output_scale` when every reader of the result
-  is a `quantize` to i8 with the same single scale and no zero point;
+- the output is int8 (i8 or ui8) with `output_scale` when every reader of
+  the result is a `quantize` to that type with the same single scale and
+  no zero point;
   otherwise (another reader, a graph result, per-channel or differing
   scales) it is fp32 and those quantizes stay as they are.
 The arithmetic is the QDQ graph's: integer products are exact, so the two
@@ -124,6 +126,7 @@ class Epilogue:
     activation: Operation | None = None  # another activation op, with a post-op form
     quantizes: tuple[Operation, ...] = ()
     output_scale: np.float32 | None = None
+    signed_output: bool = True        # i8 (else ui8) with output_scale
 
     @property
     def result(self) -> SSAValue:
@@ -141,7 +144,7 @@ def epilogue(op: Operation) -> Epilogue:
             tail.ops.append(add)
             tail.residual = other
             int8_residual = dequantized_input(other)
-            if int8_residual is not None and _element(int8_residual[0]) == "i8":
+            if int8_residual is not None:
                 tail.residual, tail.residual_scale = int8_residual
     act = _sole_user(tail.result)
     trait = act.get_trait(Activation) if act is not None else None
@@ -153,11 +156,12 @@ def epilogue(op: Operation) -> Epilogue:
             tail.ops.append(act)
             tail.activation = act
     users = [use.operation for use in tail.result.uses]
-    scales = {per_tensor_scale(q.scale) if isinstance(q, ge.QuantizeOp) and q.zero_point is None
-              and _element(q.output) == "i8" else None for q in users}
-    if users and None not in scales and len(scales) == 1:
+    kinds = {(per_tensor_scale(q.scale), _element(q.output))
+             if isinstance(q, ge.QuantizeOp) and q.zero_point is None else None for q in users}
+    if users and len(kinds) == 1 and None not in kinds and None not in next(iter(kinds)):
         tail.quantizes = tuple(users)
-        (tail.output_scale,) = scales
+        ((tail.output_scale, output_type),) = kinds
+        tail.signed_output = output_type == "i8"
     return tail
 
 
@@ -179,9 +183,10 @@ class QuantizeBeforeMaxPool(RewritePattern):
         pool = q.input.owner
         if (not isinstance(pool, ge.MaxPool2dOp) or not q.input.has_one_use()
                 or not pool.input.has_one_use() or q.zero_point is not None
-                or _element(q.output) != "i8" or per_tensor_scale(q.scale) is None):
+                or per_tensor_scale(q.scale) is None):
             return
-        early = ge.QuantizeOp(pool.input, q.scale, None, q.axis.value.data)
+        early = ge.QuantizeOp(pool.input, q.scale, None, q.axis.value.data,
+                              _element(q.output) == "i8")
         early.output.name_hint = f"{pool.input.name_hint}_q" if pool.input.name_hint else None
         int8_pool = ge.MaxPool2dOp.create(
             operands=[early.output], properties=dict(pool.properties),
@@ -227,10 +232,11 @@ class FoldQuantizedCube(RewritePattern):
             new = ge.QuantizedConv2dOp(xq, wq, scales, bias, tail.residual,
                                        op.stride.get_values(), op.padding.get_values(),
                                        op.dilation.get_values(), op.groups.value.data,
-                                       float(sx), out, tail.relu, sr, tail.activation)
+                                       float(sx), out, tail.relu, sr, tail.activation,
+                                       tail.signed_output)
         else:
             new = ge.QuantizedLinearOp(xq, wq, scales, bias, tail.residual, float(sx), out,
-                                       tail.relu, sr, tail.activation)
+                                       tail.relu, sr, tail.activation, tail.signed_output)
         named = tail.quantizes[0].output if len(tail.quantizes) == 1 else tail.result
         new.output.name_hint = named.name_hint or tail.result.name_hint
         rewriter.insert(new, InsertPoint.before(last))

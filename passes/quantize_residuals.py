@@ -15,7 +15,8 @@ calibration chose for x).
 Which adds: same-shape f32 operands (no broadcasting), one of them the
 single-use result of a conv2d / linear / matmul on a dequantized input (an
 add fold-quantized will fold as that op's residual), the other read by a
-quantize to i8 with one scale and no zero point that comes before the add.
+quantize to i8 or ui8 with one scale and no zero point that comes before
+the add.
 After a linear or matmul, only where the add's result is quantized itself
 (the stream goes on in int8): a transformer's residual stream feeds a
 LayerNorm in float, where an int8 residual would save no task and double
@@ -40,6 +41,7 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint
 
 from ge_dialect import ge
+from ge_dialect.quant import QUANTIZED_TYPES
 from passes.base import GEPass
 from passes.fold_quantized import dequantized_input, per_tensor_scale
 
@@ -60,11 +62,11 @@ def _int8_stream(y: SSAValue, add: ge.AddOp) -> bool:
 
 
 def _quantize_of(value: SSAValue) -> Operation | None:
-    """A reader of `value` quantizing it to i8 with one scale and no zero point."""
+    """A reader of `value` quantizing it to i8 or ui8 with one scale and no zero point."""
     return next((use.operation for use in value.uses
                  if isinstance(use.operation, ge.QuantizeOp)
                  and use.operation.zero_point is None
-                 and str(use.operation.output.type.element_type) == "i8"
+                 and str(use.operation.output.type.element_type) in QUANTIZED_TYPES
                  and per_tensor_scale(use.operation.scale) is not None), None)
 
 

@@ -5,10 +5,16 @@
     matmul(x, K)     -> matmul(dq(q(x, sx)), dq(Kq, sk, axis 1))
 
 The QDQ form of ONNX Runtime's `quantize_static` and of AMCT's output:
-activations per tensor, symmetric int8, sx = max(|lo|, |hi|) / 127 from the
-range [lo, hi] that calibration observed (`npu_graph.quantize` writes it on
-the op as `ge.calibration_range = array<f64: lo, hi>`); weights per output
-channel, symmetric (passes/quantize_weights.py). The bias stays float.
+activations per tensor, symmetric, from the range [lo, hi] that
+calibration observed (`npu_graph.quantize` writes it on the op as
+`ge.calibration_range = array<f64: lo, hi>`): int8 with sx = max(|lo|, |hi|)
+/ 127, or, where calibration saw no negative value (lo >= 0: after a ReLU
+or ReLU6), uint8 with sx = hi / 255, as NNCF and ONNX Runtime quantize
+such activations. The unsigned step is half the signed one, and VNNI's
+multiply-add takes an unsigned source natively: oneDNN picks its faster
+depthwise kernels for it. A held-out value outside [lo, hi] saturates
+either way, a negative one to 0 in uint8. Weights are per output
+channel, symmetric int8 (passes/quantize_weights.py). The bias stays float.
 
 A second range, `ge.calibration_output_range`, quantizes an op's result:
 
@@ -53,14 +59,16 @@ from passes.quantize_weights import symmetric_per_channel
 
 RANGE_ATTR = "ge.calibration_range"
 OUTPUT_RANGE_ATTR = "ge.calibration_output_range"
-QMAX = 127
+QMAX = {True: 127, False: 255}  # signed, unsigned
 
 
-def activation_scale(lo: float, hi: float) -> np.float32:
-    """Symmetric int8 over [lo, hi]: the larger magnitude maps to 127 (a range
-    of zeros gets scale 1)."""
+def activation_quantization(lo: float, hi: float) -> tuple[np.float32, bool]:
+    """(scale, signed) over [lo, hi]: uint8 when lo >= 0, else int8; the
+    larger magnitude maps to the type's largest value (a range of zeros
+    gets scale 1)."""
+    signed = lo < 0
     amax = max(abs(lo), abs(hi))
-    return np.float32(amax / QMAX if amax > 0 else 1.0)
+    return np.float32(amax / QMAX[signed] if amax > 0 else 1.0), signed
 
 
 def _weight(op: Operation) -> tuple[SSAValue, int] | None:
@@ -121,8 +129,9 @@ class InsertQDQ(RewritePattern):
         name = weight.name_hint or "weight"
         lo, hi = attr.get_values()
         new: list[Operation] = []
-        sx = _const(new, np.array(activation_scale(lo, hi)), f"{x.name_hint or 'x'}_scale")
-        quant = ge.QuantizeOp(x, sx, None, 1 if len(x.type.get_shape()) > 1 else 0)
+        scale, signed = activation_quantization(lo, hi)
+        sx = _const(new, np.array(scale), f"{x.name_hint or 'x'}_scale")
+        quant = ge.QuantizeOp(x, sx, None, 1 if len(x.type.get_shape()) > 1 else 0, signed)
         quant.output.name_hint = f"{x.name_hint or 'x'}_q"
         dq_x = ge.DequantizeOp(quant.output, sx, None, quant.axis.value.data)
         dq_x.output.name_hint = f"{x.name_hint or 'x'}_dq"
@@ -149,9 +158,10 @@ def _quantize_result(y: SSAValue, lo: float, hi: float, rewriter: PatternRewrite
     name = y.name_hint or "y"
     readers = [use for use in y.uses]
     new: list[Operation] = []
-    sy = _const(new, np.array(activation_scale(lo, hi)), f"{name}_scale")
+    scale, signed = activation_quantization(lo, hi)
+    sy = _const(new, np.array(scale), f"{name}_scale")
     axis = 1 if len(y.type.get_shape()) > 1 else 0
-    quant = ge.QuantizeOp(y, sy, None, axis)
+    quant = ge.QuantizeOp(y, sy, None, axis, signed)
     quant.output.name_hint = f"{name}_q"
     dq = ge.DequantizeOp(quant.output, sy, None, axis)
     dq.output.name_hint = f"{name}_dq"
@@ -164,7 +174,7 @@ def _quantize_result(y: SSAValue, lo: float, hi: float, rewriter: PatternRewrite
 
 @dataclass(frozen=True)
 class QuantizeStaticPass(GEPass):
-    """Insert QDQ pairs (int8, symmetric) around each calibrated matrix op:
+    """Insert QDQ pairs (int8 or uint8, symmetric) around each calibrated matrix op:
     per-tensor activations from their `ge.calibration_range`, per-channel
     weights from their values."""
 

@@ -962,9 +962,10 @@ def max_pool2d(x: torch.Tensor | Blocked, out: torch.Tensor | Blocked, kernel: S
     bottom padding follow from the shapes, so a ceil_mode output works too.
     oneDNN's max differs from torch's on two inputs: it starts each window at
     -FLT_MAX, so an all -inf window gives -3.4e38, and it drops NaN. Use it
-    only where neither can occur: on what a ReLU'd conv primitive wrote, or on s8."""
-    if x.dtype != out.dtype or x.dtype not in (torch.float32, torch.bfloat16, torch.int8):
-        raise OneDNNError(f"max_pool2d here takes fp32, bf16 or s8 (both alike), got {x.dtype} "
+    only where neither can occur: on what a ReLU'd conv primitive wrote, or on s8 / u8."""
+    if x.dtype != out.dtype or x.dtype not in (torch.float32, torch.bfloat16, torch.int8,
+                                               torch.uint8):
+        raise OneDNNError(f"max_pool2d here takes fp32, bf16, s8 or u8 (both alike), got {x.dtype} "
                           f"into {out.dtype}")
     if isinstance(x, Blocked) != isinstance(out, Blocked):
         raise OneDNNError("max_pool2d wants its source and destination laid out alike")

@@ -13,8 +13,8 @@ for the source and destination, one per output channel for the weights),
 the residual as a binary-add post-op (an fp32 one as it is, an i8 one
 between two linear post-ops that apply its scale, or a sum post-op where
 it is the destination's bytes) and the activation as an eltwise post-op
-(its Activation trait's, runtime/host/activations.py); an s8 destination
-is the requantization, saturated and rounded to nearest even, as ONNX's
+(its Activation trait's, runtime/host/activations.py); an s8 (or u8)
+destination is the requantization, saturated and rounded to nearest even, as ONNX's
 QuantizeLinear rounds. On AMX the
 kernels are `brgconv:avx512_core_amx`; with VNNI, `brgconv:avx512_core_vnni`.
 
@@ -54,6 +54,7 @@ def _epilogue(op) -> Callable:
     activate = ACTIVATIONS[type(act)].in_place(act) if act is not None else None
     sr = None if op.residual_scale is None else torch.tensor(op.residual_scale.value.data)
     sy = None if op.output_scale is None else torch.tensor(op.output_scale.value.data)
+    out_type = torch.uint8 if str(op.output.type.element_type) == "ui8" else torch.int8
 
     def finish(y: torch.Tensor, residual: torch.Tensor | None) -> torch.Tensor:
         if residual is not None and sr is not None:
@@ -64,7 +65,7 @@ def _epilogue(op) -> Callable:
             y = torch.relu(y)
         if activate is not None:
             activate(y)  # y is this call's own tensor
-        return y if sy is None else int8.quantize(y, sy, None, 0, torch.int8)
+        return y if sy is None else int8.quantize(y, sy, None, 0, out_type)
     return finish
 
 
@@ -294,7 +295,7 @@ def cube_runner(t):
 
 def quantize_runner(t):
     """A runner for a task whose body is one `ge.quantize` of fp32 (or bf16) to
-    i8 with one constant scale and no zero point, into a bound view: a
+    i8 or ui8 with one constant scale and no zero point, into a bound view: a
     reorder, from a bound view or from an fp32 graph input (a contiguous
     one; any other is quantized by the reference)."""
     ops = t.ops
@@ -302,7 +303,7 @@ def quantize_runner(t):
         return None
     op = ops[0]
     x, s = t.arg(op.input), t.arg(op.scale)
-    if (op.zero_point is not None or str(op.output.type.element_type) != "i8"
+    if (op.zero_point is not None or str(op.output.type.element_type) not in ("i8", "ui8")
             or str(op.input.type.element_type) not in ("f32", "bf16") or not t.constant(s)
             or t.ins[s].numel() != 1 or x is None or not isinstance(t.out, torch.Tensor)):
         return None
@@ -326,5 +327,5 @@ def quantize_runner(t):
         if v.is_contiguous():
             primitive(v)
         else:
-            out.copy_(int8.quantize(v, s_tensor, None, 0, torch.int8))
+            out.copy_(int8.quantize(v, s_tensor, None, 0, out.dtype))
     return onednn_int8_quantize_input

@@ -831,7 +831,7 @@ def _max_pool_task(t: Task) -> Runner | None:
                   _ints(op.dilation))
     ceil = bool(op.ceil_mode.value.data)
     # int8 holds no NaN nor -inf: oneDNN's max is torch's on it
-    int8_input = str(op.input.type.element_type) == "i8"
+    int8_input = str(op.input.type.element_type) in ("i8", "ui8")
     relu_input = t.primitives and (t.relu_input or int8_input)
     if isinstance(out, dnnl.Blocked) or (relu_input and dnnl.available() and all(
             isinstance(v, torch.Tensor) and is_nhwc(v) for v in (t.ins[src], out))):

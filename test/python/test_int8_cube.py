@@ -99,11 +99,12 @@ def test_every_cube_op_folds_and_int8_flows_between_tasks(graphs):
     # each block's first conv requantizes its ReLU'd result for the second,
     # and layer1's last conv (residual add and ReLU in it) for both readers
     # of layer1's output, layer2's first conv and its strided shortcut: an
-    # i8 value from one int8 op straight into the next, no float between
+    # int8 value from one int8 op straight into the next, no float between;
+    # each is a ReLU's result, which calibration saw at or above 0: ui8
     chained = [op for op in convs if isinstance(op.input.owner, ge.QuantizedConv2dOp)]
     assert len(chained) == 4
     for op in chained:
-        assert str(op.input.type.element_type) == "i8"
+        assert str(op.input.type.element_type) == "ui8"
         assert op.input.owner.output_scale.value.data == op.input_scale.value.data
     # the residual adds and the ReLU after them are in the second convs
     assert not _ops(folded, ge.AddOp | ge.ReluOp)
@@ -114,7 +115,10 @@ def test_every_cube_op_folds_and_int8_flows_between_tasks(graphs):
     residuals = {type(op.residual.owner): op for op in convs if op.residual is not None}
     assert set(residuals) == {ge.MaxPool2dOp, ge.QuantizedConv2dOp}
     for op in residuals.values():
-        assert op.residual_scale is not None and str(op.residual.type.element_type) == "i8"
+        assert op.residual_scale is not None
+    # the max-pool's output is ReLU'd (ui8); the shortcut conv's is not (i8)
+    assert str(residuals[ge.MaxPool2dOp].residual.type.element_type) == "ui8"
+    assert str(residuals[ge.QuantizedConv2dOp].residual.type.element_type) == "i8"
     after_shortcut = residuals[ge.QuantizedConv2dOp]
     assert after_shortcut.residual.owner.output_scale == after_shortcut.residual_scale
     # the stem's max-pool runs on int8 (quantize moved before it, exactly),
@@ -123,7 +127,7 @@ def test_every_cube_op_folds_and_int8_flows_between_tasks(graphs):
     assert [op.input.name_hint for op in _ops(folded, ge.QuantizeOp)] == ["x", "flatten"]
 
 
-def test_lowered_int8_tasks_are_cube_tasks_on_i8_buffers(graphs):
+def test_lowered_int8_tasks_are_cube_tasks_on_int8_buffers(graphs):
     _, _, folded, _ = graphs
     module = plan_device(lower(optimize(folded.module.clone(), "ge-O3")))
     tasks = [op for op in module.walk() if isinstance(op, ascend.TaskOp)]
@@ -131,7 +135,7 @@ def test_lowered_int8_tasks_are_cube_tasks_on_i8_buffers(graphs):
                                           for o in t.body.walk())]
     assert len(int8_tasks) == 7 and all(t.unit.data == "cube" for t in int8_tasks)
     i8_buffers = {v for t in int8_tasks for v in t.outs
-                  if str(v.type.element_type) == "i8"}
+                  if str(v.type.element_type) in ("i8", "ui8")}
     readers = [t for t in int8_tasks if any(v in i8_buffers for v in t.ins)]
     assert len(i8_buffers) == 5 and len(readers) == 4
     # a conv with an int8 residual (read last there) and an int8 output
@@ -141,7 +145,7 @@ def test_lowered_int8_tasks_are_cube_tasks_on_i8_buffers(graphs):
         getattr(o, "residual_scale", None) is not None for o in t.body.walk())]
     in_place = [t.ins[-1].owner.offset == t.outs[0].owner.offset for t in residual_tasks]
     out_types = [str(t.outs[0].type.element_type) for t in residual_tasks]
-    assert in_place == [True, False] and out_types == ["i8", "f32"]
+    assert in_place == [True, False] and out_types == ["ui8", "f32"]
 
 
 def test_reference_kernels_match_the_qdq_graph_exactly(graphs):

@@ -38,16 +38,16 @@ class SmallCNN(nn.Module):
         return self.fc(x.mean((2, 3)))
 
 
-def _scale(amax) -> torch.Tensor:
-    """As the pass computes it: float64 amax / 127, stored as float32."""
+def _scale(amax, qmax: int = 127) -> torch.Tensor:
+    """As the pass computes it: float64 amax / qmax, stored as float32."""
     amax = torch.as_tensor(amax, dtype=torch.float64)
-    return torch.where(amax > 0, amax / 127, torch.ones_like(amax)).float()
+    return torch.where(amax > 0, amax / qmax, torch.ones_like(amax)).float()
 
 
 def fake_quant_reference(model: SmallCNN, calibration, x):
     """The QDQ model's math with torch's fake-quantize ops: each layer's input
-    per tensor (its min/max over the calibration data), its weight per output
-    channel, both symmetric int8."""
+    per tensor (its min/max over the calibration data; uint8 when the min is
+    not negative, else int8), its weight per output channel, both symmetric."""
     layers = [model.conv1, model.conv2, model.fc]
     ranges = {layer: [float("inf"), float("-inf")] for layer in layers}
 
@@ -63,6 +63,9 @@ def fake_quant_reference(model: SmallCNN, calibration, x):
 
     def quantized(layer, args):
         lo, hi = ranges[layer]
+        if lo >= 0:
+            return torch.fake_quantize_per_tensor_affine(args[0], float(_scale(hi, 255)), 0,
+                                                         0, 255)
         return torch.fake_quantize_per_tensor_affine(
             args[0], float(_scale(max(abs(lo), abs(hi)))), 0, -128, 127)
     hooks = [layer.register_forward_pre_hook(quantized) for layer in layers]

@@ -1,6 +1,6 @@
 // RUN: ge-opt %s --split-input-file --verify-diagnostics | filecheck %s
 
-// CHECK: {{^}}ge.quantized_linear: the output (with output_scale) must have i8 elements, got f32{{$}}
+// CHECK: {{^}}ge.quantized_linear: the output (with output_scale) must have i8 or ui8 elements, got f32{{$}}
 func.func @f32_out_with_scale(%x: tensor<2x8xi8>, %w: tensor<4x8xi8>, %s: tensor<4xf32>) -> tensor<2x4xf32> {
   %y = ge.quantized_linear %x, %w, %s {input_scale = 0.02 : f32, output_scale = 0.1 : f32} : tensor<2x8xi8>, tensor<4x8xi8>, tensor<4xf32> -> tensor<2x4xf32>
   func.return %y : tensor<2x4xf32>

@@ -215,3 +215,49 @@ func.func @gelu_and_exp(%xq: tensor<3x4xi8>) -> (tensor<3x2xi8>, tensor<3x2xi8>)
   %tq = ge.quantize %t, %sy {axis = 1 : i64} : tensor<3x2xf32>, tensor<f32> -> tensor<3x2xi8>
   func.return %g, %tq : tensor<3x2xi8>, tensor<3x2xi8>
 }
+
+// -----
+
+// ui8 flows as i8 does: a ui8 input, a ui8 residual with its scale, a ui8
+// output (the quantize after the ReLU is to ui8), and a ui8 quantize moved
+// before a max-pool.
+// CHECK-LABEL: func.func @unsigned
+// CHECK:         %a_q = ge.quantized_conv2d %xq, %{{.*}}, %{{.*}} residual %rq : tensor<1x2x4x4xui8> {{{.*}}input_scale = 5.000000e-02 : f32, output_scale = 1.000000e-01 : f32, residual_scale = 2.000000e-01 : f32, relu} : tensor<1x2x4x4xui8>, tensor<2x2x1x1xi8>, tensor<2xf32> -> tensor<1x2x4x4xui8>
+// CHECK-NEXT:    %q = ge.max_pool2d %a_q {{.*}} : tensor<1x2x4x4xui8> -> tensor<1x2x2x2xui8>
+// CHECK-NEXT:    func.return %q
+func.func @unsigned(%xq: tensor<1x2x4x4xui8>, %rq: tensor<1x2x4x4xui8>) -> tensor<1x2x2x2xui8> {
+  %sx = ge.const dense<0.05> : tensor<f32>
+  %sr = ge.const dense<0.2> : tensor<f32>
+  %sy = ge.const dense<0.1> : tensor<f32>
+  %wq = ge.const dense<3> : tensor<2x2x1x1xi8>
+  %sw = ge.const dense<0.01> : tensor<f32>
+  %x = ge.dequantize %xq, %sx {axis = 1 : i64} : tensor<1x2x4x4xui8>, tensor<f32> -> tensor<1x2x4x4xf32>
+  %w = ge.dequantize %wq, %sw {axis = 0 : i64} : tensor<2x2x1x1xi8>, tensor<f32> -> tensor<2x2x1x1xf32>
+  %r = ge.dequantize %rq, %sr {axis = 1 : i64} : tensor<1x2x4x4xui8>, tensor<f32> -> tensor<1x2x4x4xf32>
+  %c = ge.conv2d %x, %w {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : tensor<1x2x4x4xf32>, tensor<2x2x1x1xf32> -> tensor<1x2x4x4xf32>
+  %s = ge.add %r, %c : tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32> -> tensor<1x2x4x4xf32>
+  %a = ge.relu %s : tensor<1x2x4x4xf32>
+  %p = ge.max_pool2d %a {kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, ceil_mode = false} : tensor<1x2x4x4xf32> -> tensor<1x2x2x2xf32>
+  %q = ge.quantize %p, %sy {axis = 1 : i64} : tensor<1x2x2x2xf32>, tensor<f32> -> tensor<1x2x2x2xui8>
+  func.return %q : tensor<1x2x2x2xui8>
+}
+
+// -----
+
+// One scale but two types (an i8 and a ui8 quantize of the result): no one
+// output type serves both readers, so the conv writes fp32 and both stay.
+// CHECK-LABEL: func.func @type_mismatch
+// CHECK:         %c = ge.quantized_conv2d {{.*}} -> tensor<1x1x2x2xf32>
+// CHECK:         ge.quantize %c, {{.*}} -> tensor<1x1x2x2xi8>
+// CHECK:         ge.quantize %c, {{.*}} -> tensor<1x1x2x2xui8>
+func.func @type_mismatch(%xq: tensor<1x1x2x2xi8>) -> (tensor<1x1x2x2xi8>, tensor<1x1x2x2xui8>) {
+  %sx = ge.const dense<0.05> : tensor<f32>
+  %s1 = ge.const dense<0.1> : tensor<f32>
+  %wq = ge.const dense<3> : tensor<1x1x1x1xi8>
+  %x = ge.dequantize %xq, %sx {axis = 1 : i64} : tensor<1x1x2x2xi8>, tensor<f32> -> tensor<1x1x2x2xf32>
+  %w = ge.dequantize %wq, %sx {axis = 0 : i64} : tensor<1x1x1x1xi8>, tensor<f32> -> tensor<1x1x1x1xf32>
+  %c = ge.conv2d %x, %w {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : tensor<1x1x2x2xf32>, tensor<1x1x1x1xf32> -> tensor<1x1x2x2xf32>
+  %q1 = ge.quantize %c, %s1 {axis = 1 : i64} : tensor<1x1x2x2xf32>, tensor<f32> -> tensor<1x1x2x2xi8>
+  %q2 = ge.quantize %c, %s1 {axis = 1 : i64} : tensor<1x1x2x2xf32>, tensor<f32> -> tensor<1x1x2x2xui8>
+  func.return %q1, %q2 : tensor<1x1x2x2xi8>, tensor<1x1x2x2xui8>
+}

@@ -68,3 +68,23 @@ func.func @output_range(%x: tensor<1x1x2x2xf32>) -> tensor<1x2x2x2xf32> {
   %y = ge.add %c, %s : tensor<1x2x2x2xf32>, tensor<1x2x2x2xf32> -> tensor<1x2x2x2xf32>
   func.return %y : tensor<1x2x2x2xf32>
 }
+
+// -----
+
+// A range with no negative value (after a ReLU) quantizes to ui8 at twice
+// the resolution: sx = 2.55 / 255 = 0.01. The other input's range [-0.01,
+// 2.54] reaches below 0: i8, sx = 2.54 / 127 = 0.02.
+// CHECK-LABEL: func.func @unsigned_after_relu
+// CHECK:         %[[SU:.*]] = ge.const dense<1.000000e-02> : tensor<f32>
+// CHECK:         %[[QU:.*]] = ge.quantize %r, %[[SU]] {axis = 1 : i64} : tensor<3x2xf32>, tensor<f32> -> tensor<3x2xui8>
+// CHECK-NEXT:    ge.dequantize %[[QU]], %[[SU]] {axis = 1 : i64} : tensor<3x2xui8>, tensor<f32> -> tensor<3x2xf32>
+// CHECK:         %[[SS:.*]] = ge.const dense<2.000000e-02> : tensor<f32>
+// CHECK:         %[[QS:.*]] = ge.quantize %x, %[[SS]] {axis = 1 : i64} : tensor<3x2xf32>, tensor<f32> -> tensor<3x2xi8>
+// CHECK-NEXT:    ge.dequantize %[[QS]], %[[SS]] {axis = 1 : i64} : tensor<3x2xi8>, tensor<f32> -> tensor<3x2xf32>
+func.func @unsigned_after_relu(%x: tensor<3x2xf32>) -> (tensor<3x2xf32>, tensor<3x2xf32>) {
+  %w = ge.const dense<[[1.0, -2.0], [0.5, 0.25]]> : tensor<2x2xf32>
+  %r = ge.relu %x : tensor<3x2xf32>
+  %y = ge.linear %r, %w {ge.calibration_range = array<f64: 0.0, 2.55>} : tensor<3x2xf32>, tensor<2x2xf32> -> tensor<3x2xf32>
+  %z = ge.linear %x, %w {ge.calibration_range = array<f64: -0.01, 2.54>} : tensor<3x2xf32>, tensor<2x2xf32> -> tensor<3x2xf32>
+  func.return %y, %z : tensor<3x2xf32>, tensor<3x2xf32>
+}
