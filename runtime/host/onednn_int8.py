@@ -35,7 +35,7 @@ import torch
 import torch.nn.functional as F
 
 from ge_dialect import ge
-from runtime.host import int8
+from runtime.host import depthwise_int8, int8
 from runtime.host.activations import ACTIVATIONS, RELU
 from runtime.host import onednn as dnnl
 
@@ -277,6 +277,12 @@ def cube_runner(t):
     residual_scale = op.residual_scale.value.data if op.residual_scale is not None else None
     act = ge.activation_of(op)
     post_op = ACTIVATIONS[type(act)].post_op(act) if act is not None else None
+    if conv is not None and output_scale is not None and residual is None:
+        run = depthwise_int8.depthwise_runner(
+            x, weight, t.ins[idx["weight_scale"]], bias, out, conv, op.input_scale.value.data,
+            output_scale, op.relu is not None, post_op)
+        if run is not None:
+            return run
     try:
         primitive = cube_primitive(x, weight, t.ins[idx["weight_scale"]], bias, residual, out,
                                    op.input_scale.value.data, output_scale, op.relu is not None,
