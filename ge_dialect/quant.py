@@ -165,13 +165,17 @@ class DequantizeOp(QDQOp):
 
 @irdl_op_definition
 class WeightQuantLinearOp(GEOp):
-    """A linear whose [out, in] weight is int8 with one fp scale per output
+    """A linear whose [out, in] weight is int8 with fp scales per output
     channel: x @ (weight * antiquant_scale[:, None])^T + bias. CANN's
     WeightQuantBatchMatmulV2 (torch_npu.npu_weight_quant_batchmatmul) in
     linear's weight layout; decode reads a quarter of fp32's weight bytes.
 
         %y = ge.weight_quant_linear %x, %w, %s : tensor<1x64xf32>, tensor<32x64xi8>, tensor<32xf32>
              -> tensor<1x32xf32>
+
+    With `antiquant_group_size = G` (CANN's antiquant_group_size) each
+    channel has a scale per G inputs: antiquant_scale is [out, ceil(in / G)]
+    and input k of channel n is scaled by antiquant_scale[n, k // G].
     """
 
     name = "ge.weight_quant_linear"
@@ -180,7 +184,8 @@ class WeightQuantLinearOp(GEOp):
     antiquant_scale = operand_def(AnyTensor)
     bias = opt_operand_def(AnyTensor)
     output = result_def(AnyTensor)
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    antiquant_group_size = opt_prop_def(IntegerAttr[I64])
+    irdl_options = (AttrSizedOperandSegments(as_property=True), ParsePropInAttrDict())
     # mixed precision moves its activations, scale and bias; the weight stays int8
     traits = traits_def(Pure(), CubeWork(), MixPrecision("allow"))
     assembly_format = (
@@ -188,10 +193,17 @@ class WeightQuantLinearOp(GEOp):
         "type($weight) `,` type($antiquant_scale) (`,` type($bias)^)? `->` type($output)")
 
     def __init__(self, input: SSAValue, weight: SSAValue, antiquant_scale: SSAValue,
-                 bias: SSAValue | None = None):
+                 bias: SSAValue | None = None, group_size: int | None = None):
         shape = shapes.linear(shape_of(input), shape_of(weight))
+        props = {} if group_size is None else {
+            "antiquant_group_size": IntegerAttr(group_size, i64)}
         super().__init__(operands=[input, weight, antiquant_scale, [bias] if bias else []],
-                         result_types=[tensor_type(input.type, shape)])
+                         result_types=[tensor_type(input.type, shape)], properties=props)
+
+    def group_size(self) -> int | None:
+        """Inputs per scale along a channel; None: one scale for the whole channel."""
+        g = self.antiquant_group_size
+        return None if g is None else g.value.data
 
     def verify_element_types(self) -> None:
         result = element_type(self.output.type)
@@ -209,9 +221,15 @@ class WeightQuantLinearOp(GEOp):
         weight = shape_of(self.weight)
         if len(weight) != 2:
             raise ShapeError(f"weight must be 2-D [out, in], got {shapes.fmt(weight)}")
-        for what, value in (("antiquant_scale", self.antiquant_scale), ("bias", self.bias)):
-            if value is not None and not shapes.compatible(shape_of(value), weight[:1]):
-                raise ShapeError(f"{what} must have shape {shapes.fmt(weight[:1])}, got "
+        g = self.group_size()
+        if g is not None and g < 1:
+            raise ShapeError(f"antiquant_group_size must be >= 1, got {g}")
+        groups = shapes.DYN if g is None or shapes.is_dyn(weight[1]) else -(-weight[1] // g)
+        scale = weight[:1] if g is None else [weight[0], groups]
+        for what, value, want in (("antiquant_scale", self.antiquant_scale, scale),
+                                  ("bias", self.bias, weight[:1])):
+            if value is not None and not shapes.compatible(shape_of(value), want):
+                raise ShapeError(f"{what} must have shape {shapes.fmt(want)}, got "
                                  f"{shapes.fmt(shape_of(value))}")
         return shapes.linear(shape_of(self.input), weight)
 

@@ -64,6 +64,7 @@ from xdsl.passes import ModulePass, PassPipeline
 from passes import ARTICLE_NAMES, canonical_name, get_all_passes
 from passes.base import GEPass
 from passes.driver.runner import run_pipeline
+from passes.quantize_weights import DEFAULT_GROUP_SIZE
 from target.hardware import DEFAULT_CHIP
 
 DEFAULT_LEVEL = "ge-O3"
@@ -148,7 +149,7 @@ def precision_passes(mode: str, hardware: str | None) -> list[str]:
     return [f"precision-mode{{mode={mode}}}", "canonicalize", "cse", "dce", *remap]
 
 
-def with_weight_quant(ge_level: list[str], dtype: str) -> list[str]:
+def with_weight_quant(ge_level: list[str], dtype: str, group_size: int) -> list[str]:
     """`ge_level` with `quantize-weights` where it sees constant float weights:
     after constant folding and before op-fusion (rule 6). A level in the list
     is spelled out as its stages so the pass can sit inside it."""
@@ -160,7 +161,7 @@ def with_weight_quant(ge_level: list[str], dtype: str) -> list[str]:
             names += [s for s in LEVELS[base] if s not in off]
         else:
             names.append(name)
-    quantize = f"quantize-weights{{dtype={dtype}}}"
+    quantize = f"quantize-weights{{dtype={dtype} group-size={group_size}}}"
     at = next((i for i, n in enumerate(names) if n in ("op-fusion", "hardware-mapping")),
               len(names))
     return [*names[:at], quantize, *names[at:]]
@@ -272,6 +273,9 @@ class Flags:
     memory_limit_mb: float | None = None
     precision_mode: str | None = None
     weight_quant: str | None = None
+    # inputs per int8 scale along a weight's channel (CANN's antiquant_group_size; 0: one
+    # scale per channel)
+    weight_quant_group_size: int = DEFAULT_GROUP_SIZE
     max_streams: int = DEFAULT_MAX_STREAMS
     # The runtime's, for a graph with dynamic dims (no pass reads them): the plans it
     # keeps per replica (None: runtime/plan_cache.py's default) and how the gears of
@@ -296,6 +300,10 @@ class Flags:
             raise ValueError(f"unknown optimize() keyword(s) {', '.join(bad)}; known: "
                              f"{', '.join(known)}")
         flags = cls(**keywords)
+        g = flags.weight_quant_group_size
+        if isinstance(g, bool) or not isinstance(g, int) or g < 0:
+            raise ValueError(f"weight_quant_group_size must be an integer >= 0 (0: one scale "
+                             f"per output channel), got {g!r}")
         if flags.weight_quant not in (None, *WEIGHT_QUANT):
             raise ValueError(f"weight_quant={flags.weight_quant!r} is not supported; allowed: "
                              f"{', '.join(WEIGHT_QUANT)} (or None: float weights)")
@@ -353,7 +361,8 @@ def build_pipeline(passes: list[str] | None = None, **keywords) -> Pipeline:
                     for n in names if level_of(n) == "ge"]
         device = [_with_options(n, flags, planning) for n in names if level_of(n) == "ascend"]
     if flags.weight_quant is not None:
-        ge_level = with_weight_quant(ge_level, flags.weight_quant)
+        ge_level = with_weight_quant(ge_level, flags.weight_quant,
+                                     flags.weight_quant_group_size)
     if flags.precision_mode is not None:
         mapped = "hardware-mapping" in ge_level
         ge_level = [n for n in ge_level if n != "hardware-mapping"]

@@ -40,14 +40,15 @@ from runtime.host.bf16 import C_CONVERSIONS
 
 # NAME(w, x, k): a weight row of T against k fp32 x, read front to back with
 # four accumulator chains along it. LOAD16(p) reads sixteen weights as fp32,
-# MLOAD16(m, p) those of the mask m (the others zero). runtime/host/int8.py
-# makes its int8 row from it too.
+# MLOAD16(m, p) those of the mask m (the others zero). NAME_lanes(w, x, k)
+# is the same before the sum across lanes. runtime/host/int8.py makes its
+# int8 row from it too.
 C_DOT_ROW = r"""
 #if defined(__x86_64__)
 #include <immintrin.h>
 #endif
 #define DOT_ROW(NAME, T, LOAD16, MLOAD16)                                            \
-static inline float NAME(const T *w, const float *x, int64_t k) {                   \
+static inline __m512 NAME##_lanes(const T *w, const float *x, int64_t k) {          \
     __m512 a0 = _mm512_setzero_ps(), a1 = _mm512_setzero_ps();                      \
     __m512 a2 = _mm512_setzero_ps(), a3 = _mm512_setzero_ps();                      \
     int64_t i = 0;                                                                  \
@@ -63,8 +64,10 @@ static inline float NAME(const T *w, const float *x, int64_t k) {               
         __mmask16 m = (__mmask16)((1u << (k - i)) - 1);                             \
         a1 = _mm512_fmadd_ps(MLOAD16(m, w + i), _mm512_maskz_loadu_ps(m, x + i), a1); \
     }                                                                               \
-    return _mm512_reduce_add_ps(_mm512_add_ps(_mm512_add_ps(a0, a1),                \
-                                              _mm512_add_ps(a2, a3)));              \
+    return _mm512_add_ps(_mm512_add_ps(a0, a1), _mm512_add_ps(a2, a3));            \
+}                                                                                   \
+static inline float NAME(const T *w, const float *x, int64_t k) {                   \
+    return _mm512_reduce_add_ps(NAME##_lanes(w, x, k));                             \
 }
 """
 

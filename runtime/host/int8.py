@@ -63,6 +63,16 @@ _SOURCE = C_DOT_ROW + r"""
 #define LOAD_I8(p) _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(_mm_loadu_si128((const __m128i *)(p))))
 #define MLOAD_I8(m, p) _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(m, p)))
 DOT_ROW(dot, int8_t, LOAD_I8, MLOAD_I8)
+/* A row in groups of `group` inputs, each group's products summed in lanes
+   and scaled by its s[g]; the lanes summed last. */
+static inline float dot_groups(const int8_t *w, const float *x, const float *s, int64_t k,
+                               int64_t group) {
+    __m512 acc = _mm512_setzero_ps();
+    for (int64_t k0 = 0, g = 0; k0 < k; k0 += group, g++)
+        acc = _mm512_fmadd_ps(dot_lanes(w + k0, x + k0, k - k0 < group ? k - k0 : group),
+                              _mm512_set1_ps(s[g]), acc);
+    return _mm512_reduce_add_ps(acc);
+}
 #else
 static float dot(const int8_t *w, const float *x, int64_t k_in) {
     float acc = 0.0f;
@@ -70,37 +80,52 @@ static float dot(const int8_t *w, const float *x, int64_t k_in) {
     for (int64_t k = 0; k < k_in; k++) acc += x[k] * (float)w[k];
     return acc;
 }
+
+static float dot_groups(const int8_t *w, const float *x, const float *s, int64_t k,
+                        int64_t group) {
+    float acc = 0.0f;
+    for (int64_t k0 = 0, g = 0; k0 < k; k0 += group, g++)
+        acc += dot(w + k0, x + k0, k - k0 < group ? k - k0 : group) * s[g];
+    return acc;
+}
 #endif
 
-/* y[m, n] = scale[n] * sum_k x[m, k] * w[n, k] (+ bias[n]): an int8 weight
-   widened to fp32 in registers, one output channel's row at a time (a
-   thread reads its range of rows as one sequential stream; the rows of x
-   stay in the cache). */
+/* y[m, n] = sum_k x[m, k] * w[n, k] * scale[n, k / group] (+ bias[n]): an
+   int8 weight widened to fp32 in registers, one output channel's row at a
+   time (a thread reads its range of rows as one sequential stream; the
+   rows of x stay in the cache). group >= k_in: one scale per channel. */
 void weight_quant_linear(const float *x, int64_t ldx, const int8_t *w, const float *scale,
-                         const float *bias, float *y, int64_t ldy,
+                         int64_t group, const float *bias, float *y, int64_t ldy,
                          int64_t rows, int64_t n_out, int64_t k_in) {
+    const int64_t groups = (k_in + group - 1) / group;
     #pragma omp parallel for schedule(static)
     for (int64_t n = 0; n < n_out; n++)
         for (int64_t m = 0; m < rows; m++)
-            y[m * ldy + n] = dot(w + n * k_in, x + m * ldx, k_in) * scale[n]
+            y[m * ldy + n] = (groups == 1
+                              ? dot(w + n * k_in, x + m * ldx, k_in) * scale[n]
+                              : dot_groups(w + n * k_in, x + m * ldx, scale + n * groups,
+                                           k_in, group))
                              + (bias ? bias[n] : 0.0f);
 }
 
-/* out[n, k] = w[n, k] * scale[n] over `rows` rows: a block of the weight
-   widened for a GEMM, rounded as torch's w.float() * scale. */
-void dequantize_rows(const int8_t *w, const float *scale, float *out, int64_t rows,
-                     int64_t k_in) {
+/* out[n, k] = w[n, k] * scale[n, k / group] over `rows` rows: a block of the
+   weight widened for a GEMM, rounded as torch's w.float() * scale. */
+void dequantize_rows(const int8_t *w, const float *scale, int64_t group, float *out,
+                     int64_t rows, int64_t k_in) {
+    const int64_t groups = (k_in + group - 1) / group;
     #pragma omp parallel for schedule(static)
-    for (int64_t n = 0; n < rows; n++) {
-        const float s = scale[n];
-        #pragma omp simd
-        for (int64_t k = 0; k < k_in; k++) out[n * k_in + k] = (float)w[n * k_in + k] * s;
-    }
+    for (int64_t n = 0; n < rows; n++)
+        for (int64_t k0 = 0, g = 0; k0 < k_in; k0 += group, g++) {
+            const float s = scale[n * groups + g];
+            const int64_t end = k_in - k0 < group ? k_in : k0 + group;
+            #pragma omp simd
+            for (int64_t k = k0; k < end; k++) out[n * k_in + k] = (float)w[n * k_in + k] * s;
+        }
 }
 """
 _P, _N = ctypes.c_void_p, ctypes.c_int64
-_SIGNATURES = {"weight_quant_linear": [_P, _N, _P, _P, _P, _P, _N, _N, _N, _N],
-               "dequantize_rows": [_P, _P, _P, _N, _N]}
+_SIGNATURES = {"weight_quant_linear": [_P, _N, _P, _P, _N, _P, _P, _N, _N, _N, _N],
+               "dequantize_rows": [_P, _P, _N, _P, _N, _N]}
 
 
 def library() -> ctypes.CDLL | None:
@@ -123,10 +148,24 @@ def quantize_weight(weight: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     return q, scale
 
 
-def dequantized_linear(x, weight, scale, bias=None) -> torch.Tensor:
+def expanded_scale(scale: torch.Tensor, group_size: int | None, k: int) -> torch.Tensor:
+    """The scale of each weight element, broadcastable to [out, k]: [out, 1]
+    per channel, each group's scale repeated over its inputs otherwise."""
+    if group_size is None or scale.dim() == 1:
+        return scale.reshape(-1, 1)
+    return scale.repeat_interleave(group_size, dim=1)[:, :k]
+
+
+def dequantized_linear(x, weight, scale, bias=None, group_size: int | None = None
+                       ) -> torch.Tensor:
     """The reference: widen the weight, then torch's linear."""
-    w = weight.to(x.dtype) * scale.to(x.dtype)[:, None]
+    w = weight.to(x.dtype) * expanded_scale(scale.to(x.dtype), group_size, weight.shape[1])
     return F.linear(x, w, bias)
+
+
+def _group(scale: torch.Tensor, group_size: int | None, k: int) -> int:
+    """The C loops' group: k (one scale per channel) for a per-channel scale."""
+    return k if group_size is None or scale.dim() == 1 else group_size
 
 
 def block_rows(k: int, m: int) -> int:
@@ -151,8 +190,9 @@ def _scratch(elements: int) -> torch.Tensor:
 
 
 def blocked_linear(x: torch.Tensor, weight: torch.Tensor, scale: torch.Tensor,
-                   bias: torch.Tensor | None, out: torch.Tensor | None = None) -> torch.Tensor:
-    """fp32 x @ (weight * scale[:, None])^T + bias, `block_rows` output
+                   bias: torch.Tensor | None, out: torch.Tensor | None = None,
+                   group_size: int | None = None) -> torch.Tensor:
+    """fp32 x @ (weight * scale)^T + bias (scale per channel or per group), `block_rows` output
     channels at a time: each block of the weight dequantized into scratch,
     then multiplied as w @ x^T (a block of output channels by all rows, the
     layout torch's GEMM runs fastest here), its results copied into their
@@ -170,10 +210,10 @@ def blocked_linear(x: torch.Tensor, weight: torch.Tensor, scale: torch.Tensor,
         high = min(low + rows, n)
         w, r = w_block[:high - low], y_block[:high - low]
         if lib is not None:
-            lib.dequantize_rows(weight[low].data_ptr(), scale[low].data_ptr(), w.data_ptr(),
-                                high - low, k)
+            lib.dequantize_rows(weight[low].data_ptr(), scale[low].data_ptr(),
+                                _group(scale, group_size, k), w.data_ptr(), high - low, k)
         else:
-            torch.mul(weight[low:high], scale[low:high, None], out=w)
+            torch.mul(weight[low:high], expanded_scale(scale[low:high], group_size, k), out=w)
         torch.mm(w, x2.t(), out=r)
         if bias is not None:
             r += bias[low:high, None]
@@ -199,14 +239,15 @@ def _gemv_ok(x: torch.Tensor, weight: torch.Tensor, scale: torch.Tensor,
 
 
 def weight_quant_linear(x: torch.Tensor, weight: torch.Tensor, scale: torch.Tensor,
-                        bias: torch.Tensor | None = None, out: torch.Tensor | None = None
-                        ) -> torch.Tensor:
-    """x @ (weight * scale[:, None])^T + bias, into `out` if given (contiguous,
-    x's leading shape by weight's rows)."""
+                        bias: torch.Tensor | None = None, out: torch.Tensor | None = None,
+                        group_size: int | None = None) -> torch.Tensor:
+    """x @ (weight * scale)^T + bias, into `out` if given (contiguous, x's
+    leading shape by weight's rows); scale is [out], or [out, groups] with
+    `group_size` inputs per group."""
     if not _gemv_ok(x, weight, scale, bias, out):
         if _blocks_ok(x, weight, scale, bias, out):
-            return blocked_linear(x, weight, scale, bias, out)
-        y = dequantized_linear(x, weight, scale, bias)
+            return blocked_linear(x, weight, scale, bias, out, group_size)
+        y = dequantized_linear(x, weight, scale, bias, group_size)
         return y if out is None else out.copy_(y)
     k = x.shape[-1]
     x2 = x.reshape(-1, k)
@@ -219,8 +260,8 @@ def weight_quant_linear(x: torch.Tensor, weight: torch.Tensor, scale: torch.Tens
     bias = bias.contiguous() if bias is not None else None
     library().weight_quant_linear(
         x2.data_ptr(), x2.stride(0), weight.data_ptr(), scale.data_ptr(),
-        bias.data_ptr() if bias is not None else None, out.data_ptr(), n,
-        x2.shape[0], n, k)
+        _group(scale, group_size, k), bias.data_ptr() if bias is not None else None,
+        out.data_ptr(), n, x2.shape[0], n, k)
     return out
 
 
@@ -243,6 +284,7 @@ def task_runner(t):
         return None
     weight, scale = t.ins[w].contiguous(), t.ins[s].contiguous()
     bias = t.ins[b].contiguous() if b is not None else None
+    group = op.group_size()
     bound = t.ins[x]
     if isinstance(bound, torch.Tensor) and bound.is_contiguous() and _gemv_ok(
             bound, weight, scale, bias, out):  # the C call itself, bound now
@@ -250,14 +292,14 @@ def task_runner(t):
         rows = bound.numel() // k
         call = functools.partial(
             library().weight_quant_linear, bound.data_ptr(), k, weight.data_ptr(),
-            scale.data_ptr(), bias.data_ptr() if bias is not None else None, out.data_ptr(),
-            n, rows, n, k)
+            scale.data_ptr(), _group(scale, group, k),
+            bias.data_ptr() if bias is not None else None, out.data_ptr(), n, rows, n, k)
         run = cc.as_runner(call, "int8_weight_gemv")
         run.keep = (bound, weight, scale, bias, out)
         return run
 
     def int8_weight_gemv(*args):
-        weight_quant_linear(args[x], weight, scale, bias, out)
+        weight_quant_linear(args[x], weight, scale, bias, out, group)
     return int8_weight_gemv
 
 

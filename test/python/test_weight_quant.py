@@ -13,27 +13,32 @@ import torch
 from torch import nn
 
 from npu_graph import NpuGraph
-from passes.quantize_weights import symmetric_per_channel
+from passes.quantize_weights import symmetric_per_channel, symmetric_per_group
 from runtime.host import int8
 from test.models.llama import Decode, Prefill, decode_example, make_decoder, prefill_example
 
 pytestmark = pytest.mark.filterwarnings("ignore::FutureWarning", "ignore::UserWarning")
 
 
-def quantized(w: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-    q, s = symmetric_per_channel(w.detach().numpy())
+def quantized(w: torch.Tensor, group_size: int = 0) -> tuple[torch.Tensor, torch.Tensor]:
+    w = w.detach().numpy()
+    q, s = (symmetric_per_group(w, group_size) if 0 < group_size < w.shape[1]
+            else symmetric_per_channel(w))
     return torch.from_numpy(q), torch.from_numpy(s)
 
 
-def fake_quant(model: nn.Module) -> nn.Module:
+def dequantized(q: torch.Tensor, s: torch.Tensor, group_size: int = 0) -> torch.Tensor:
+    return q.float() * int8.expanded_scale(s, group_size or None, q.shape[1])
+
+
+def fake_quant(model: nn.Module, group_size: int = 0) -> nn.Module:
     """A copy whose linear weights hold their int8 values times their scales:
     what the compiled graph computes, in eager."""
     model = copy.deepcopy(model)
     with torch.no_grad():
         for m in model.modules():
             if isinstance(m, nn.Linear):
-                q, s = quantized(m.weight)
-                m.weight.copy_(q.float() * s[:, None])
+                m.weight.copy_(dequantized(*quantized(m.weight, group_size), group_size))
     return model
 
 
@@ -43,6 +48,38 @@ def test_symmetric_per_channel_rounds_half_to_even_and_saturates():
     np.testing.assert_array_equal(q, [[64, -127], [127, 64], [0, 0]])  # 63.5 -> 64
     np.testing.assert_allclose(s, [2 / 127, 0.5 / 127, 1.0], rtol=1e-7)
     assert np.abs(q.astype(np.float32) * s[:, None] - w).max() <= s.max() / 2
+
+
+def test_symmetric_per_group_quantizes_each_group_as_a_row():
+    torch.manual_seed(3)
+    w = torch.randn(6, 10).numpy()
+    q, s = symmetric_per_group(w, 4)  # groups of inputs 0-3, 4-7 and 8-9
+    assert q.shape == (6, 10) and s.shape == (6, 3)
+    for g, (lo, hi) in enumerate([(0, 4), (4, 8), (8, 10)]):
+        qg, sg = symmetric_per_channel(w[:, lo:hi])
+        np.testing.assert_array_equal(q[:, lo:hi], qg)
+        np.testing.assert_array_equal(s[:, g], sg)
+
+
+@pytest.mark.parametrize("rows", [1, 5, int8.MAX_GEMV_ROWS + 3])
+@pytest.mark.parametrize("c_loop", [True, False])
+def test_grouped_kernel_matches_dequantized_linear(monkeypatch, rows, c_loop):
+    """Scales per 64 inputs over rows of 300 (the last group 44): the GEMV, the
+    blocked prefill and the torch fallback against the widened weight."""
+    if not c_loop:
+        monkeypatch.setattr(int8, "library", lambda: None)
+    torch.manual_seed(rows)
+    x, b = torch.randn(rows, 300), torch.randn(70)
+    q, s = quantized(torch.randn(70, 300), 64)
+    assert s.shape == (70, 5)
+    expected = torch.nn.functional.linear(x.double(), dequantized(q, s, 64).double(),
+                                          b.double()).float()
+    torch.testing.assert_close(int8.weight_quant_linear(x, q, s, b, group_size=64), expected,
+                               rtol=1e-4, atol=1e-4)
+    # one group per row is the per-channel kernel's result
+    q1, s1 = quantized(torch.randn(70, 300))
+    torch.testing.assert_close(int8.weight_quant_linear(x, q1, s1[:, None], b, group_size=300),
+                               int8.weight_quant_linear(x, q1, s1, b), rtol=0, atol=0)
 
 
 @pytest.mark.parametrize("rows", [1, 5, int8.MAX_GEMV_ROWS + 3])
@@ -131,10 +168,32 @@ def test_static_graph_runs_the_int8_runner_and_matches_fake_quant():
     assert (got - fp32).abs().max() < 0.02 * fp32.abs().max()
 
 
+@pytest.mark.parametrize("group_size", [0, 32])
+def test_weight_quant_group_size_reaches_the_graph(group_size):
+    """weight_quant_group_size=32: every weight (rows of 64 and 96, and the
+    matmul's 12) gets scales per 32 inputs where its rows are longer; 0:
+    one per channel. The graph computes its fake-quant model's values."""
+    torch.manual_seed(0)
+    model = MLP().eval()
+    x = torch.randn(2, 64)
+    graph = NpuGraph(model, input_spec=(x,)).optimize(weight_quant="int8",
+                                                      weight_quant_group_size=group_size)
+    ops = [op for op in graph.module.walk() if op.name == "ge.weight_quant_linear"]
+    assert sorted(op.group_size() or 0 for op in ops) == (
+        [0, 32, 32] if group_size else [0, 0, 0])
+    fq = fake_quant(model, group_size)
+    k = dequantized(*quantized(model.k.detach().T.contiguous(), group_size), group_size)
+    with torch.no_grad():
+        expected = torch.relu(fq.down(torch.relu(fq.up(x)))) @ k.T
+    torch.testing.assert_close(graph(x), expected, rtol=1e-4, atol=1e-4)
+
+
 def test_bad_weight_quant_is_a_clear_error():
     graph = NpuGraph(MLP().eval(), input_spec=(torch.randn(1, 64),))
     with pytest.raises(ValueError, match="weight_quant='int4' is not supported; allowed: int8"):
         graph.optimize(weight_quant="int4")
+    with pytest.raises(ValueError, match="weight_quant_group_size must be an integer >= 0"):
+        graph.optimize(weight_quant="int8", weight_quant_group_size=-8)
 
 
 def test_ge_opt_refuses_an_unknown_dtype(tmp_path):
