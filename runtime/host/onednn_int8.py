@@ -17,6 +17,8 @@ it is the destination's bytes) and the activation as an eltwise post-op
 destination is the requantization, saturated and rounded to nearest even, as ONNX's
 QuantizeLinear rounds. On AMX the
 kernels are `brgconv:avx512_core_amx`; with VNNI, `brgconv:avx512_core_vnni`.
+A stride-1 depthwise conv on u8 that runtime/host/depthwise_int8.py's
+loop takes (faster there than oneDNN 3.2's int8 kernel) runs on it instead.
 
 The reference (`reference_kernel`, which the kernel table and the generic
 path run) is the QDQ graph's own arithmetic: dequantize, the float op,
