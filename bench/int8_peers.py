@@ -4,8 +4,8 @@ Runtime's static int8 and OpenVINO NNCF's (through bench/int8_worker.py).
 All three int8 systems calibrate on the same batches (`calibration_batches`):
 ours through `npu_graph.quantize` (minmax), ORT through
 `quantize_static` (QDQ, MinMax, int8 weights per channel and activations per
-tensor, both symmetric, as ours), NNCF through `nncf.quantize` with its
-defaults. Each reports which of its matrix ops run int8, so no column calls
+tensor, both symmetric, as ours but for our uint8 where calibration saw no
+negative value), NNCF through `nncf.quantize` with its defaults. Each reports which of its matrix ops run int8, so no column calls
 float kernels int8.
 """
 
