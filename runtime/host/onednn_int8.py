@@ -37,7 +37,7 @@ import torch
 import torch.nn.functional as F
 
 from ge_dialect import ge
-from runtime.host import depthwise_int8, int8
+from runtime.host import depthwise_int8, int8, quantize_nhwc
 from runtime.host.activations import ACTIVATIONS, RELU
 from runtime.host import onednn as dnnl
 
@@ -305,7 +305,8 @@ def quantize_runner(t):
     """A runner for a task whose body is one `ge.quantize` of fp32 (or bf16) to
     i8 or ui8 with one constant scale and no zero point, into a bound view: a
     reorder, from a bound view or from an fp32 graph input (a contiguous
-    one; any other is quantized by the reference)."""
+    one; any other is quantized by the reference); an NCHW image into an
+    NHWC view takes runtime/host/quantize_nhwc.py's loop instead."""
     ops = t.ops
     if len(ops) != 1 or not t.primitives:
         return None
@@ -320,6 +321,10 @@ def quantize_runner(t):
                            or str(op.input.type.element_type) != "f32"):
         return None
     scale = float(t.ins[s].reshape(()))
+    if source is None:
+        image = _image_runner(x, list(op.input.type.get_shape()), t.out, scale)
+        if image is not None:
+            return image
     try:
         primitive = quantize_primitive(
             source if source is not None else list(op.input.type.get_shape()), t.out, scale)
@@ -337,3 +342,22 @@ def quantize_runner(t):
         else:
             out.copy_(int8.quantize(v, s_tensor, None, 0, out.dtype))
     return onednn_int8_quantize_input
+
+
+def _image_runner(x: int, shape: list[int], out: torch.Tensor, scale: float):
+    """The quantize of an fp32 NCHW graph input (argument `x`) of at most four
+    channels into an NHWC view, by runtime/host/quantize_nhwc.py's loop (a
+    third of oneDNN's reorder's time on an image); None where it does not apply.
+    An input of another layout is quantized by the reference."""
+    loop = quantize_nhwc.runner(shape, out, scale)
+    if loop is None:
+        return None
+    expected, s_tensor = torch.Size(shape), torch.tensor(scale)
+
+    def int8_quantize_image(*args):
+        v = args[x]
+        if v.dtype == torch.float32 and v.shape == expected and v.is_contiguous():
+            loop(v)
+        else:
+            out.copy_(int8.quantize(v, s_tensor, None, 0, out.dtype))
+    return int8_quantize_image

@@ -23,7 +23,7 @@ from npu_graph.quantize import calibrate
 from passes.driver.runner import run_pipeline
 from passes.pipelines import CALIBRATION_LEVEL
 from runtime.executor import Executable, Options
-from runtime.host import onednn
+from runtime.host import onednn, quantize_nhwc
 from runtime.reference import evaluate
 
 pytestmark = pytest.mark.filterwarnings("ignore::FutureWarning", "ignore::UserWarning")
@@ -167,7 +167,12 @@ def test_compiled_int8_matches_qdq_and_fp32_top1(graphs, primitives):
     if primitives:
         assert names.count("onednn_int8_quantized_conv2d") == 6, names
         assert "onednn_int8_quantized_linear" in names and "onednn_int8_quantize" in names
+        # the image (NCHW fp32, 3 channels) into its NHWC int8 view: the C loop where it builds
+        assert ("int8_quantize_image" in names) == (quantize_nhwc.library() is not None), names
     got = torch.cat([executable.run(b)[0].clone() for b in held_out.split(8)])
+    # a channels-last input of the same values takes the reference quantize: the same result
+    channels_last = held_out[:8].contiguous(memory_format=torch.channels_last)
+    assert torch.equal(executable.run(channels_last)[0], got[:8])
     # The same arithmetic up to float rounding: most logits agree to 1e-4;
     # where an intermediate int8 value rounded the other way (the float ops
     # round in another order), a logit moves by ~1e-3.
