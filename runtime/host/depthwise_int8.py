@@ -38,7 +38,7 @@ import functools
 import numpy as np
 import torch
 
-from runtime.host import cc
+from runtime.host import cc, int8
 
 SOURCE = r"""
 #include <immintrin.h>
@@ -133,7 +133,6 @@ void dw3_int8(const uint8_t *x, long sn, long sh, long sw, uint8_t *y, long yn, 
 _P, _L, _I, _F = ctypes.c_void_p, ctypes.c_long, ctypes.c_int, ctypes.c_float
 SIGNATURES = {"dw3_int8": [_P, _L, _L, _L, _P, _L, _L, _L, _P, _P, _P, _P,
                            _I, _I, _I, _I, _I, _I, _I, _F, _F, _I]}
-RANGES = {torch.uint8: (0.0, 255.0), torch.int8: (-128.0, 127.0)}
 
 
 def library() -> ctypes.CDLL | None:
@@ -177,7 +176,7 @@ def _bounds(relu: bool, post_op, output_scale: float, dtype: torch.dtype
             ) -> tuple[float, float] | None:
     """[lo, hi] of the activation over output_scale within the type's range;
     None for an activation that is not a clamp."""
-    lo, hi = RANGES[dtype]
+    lo, hi = int8.RANGES[dtype]
     low, high = (0.0 if relu else None), None
     if post_op is not None:
         if post_op.kind == "relu" and post_op.alpha == 0.0:
@@ -203,7 +202,7 @@ def depthwise_runner(x: torch.Tensor, weight: torch.Tensor, weight_scale: torch.
     n, c, h, w = x.shape
     if not (groups == c == weight.shape[0] == out.shape[1] and weight.shape[1] == 1 and c > 32
             and weight.shape[3] == 3 and tuple(stride) == (1, 1) and tuple(dilation) == (1, 1)
-            and x.dtype == torch.uint8 and out.dtype in RANGES
+            and x.dtype == torch.uint8 and out.dtype in int8.RANGES
             and x.stride(1) == 1 and out.stride(1) == 1):
         return None
     bounds = _bounds(relu, post_op, output_scale, out.dtype)

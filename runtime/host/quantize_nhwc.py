@@ -16,7 +16,7 @@ import ctypes
 
 import torch
 
-from runtime.host import cc
+from runtime.host import cc, int8
 
 SOURCE = r"""
 #include <immintrin.h>
@@ -58,7 +58,6 @@ void quantize_nhwc(const float *x, int8_t *y, long N, long C, long HW, float sca
 
 _P, _L, _F, _I = ctypes.c_void_p, ctypes.c_long, ctypes.c_float, ctypes.c_int
 SIGNATURES = {"quantize_nhwc": [_P, _P, _L, _L, _L, _F, _I, _I]}
-RANGES = {torch.int8: (-128, 127), torch.uint8: (0, 255)}
 MAX_CHANNELS = 4  # 16 pixels of each plane fill one 64-byte vector
 
 
@@ -72,7 +71,7 @@ def library() -> ctypes.CDLL | None:
 def runner(shape: list[int], out: torch.Tensor, scale: float):
     """fn(x) quantizing a contiguous fp32 NCHW tensor of `shape` into `out`,
     a dense NHWC view of an int8 type; None where the loop does not apply."""
-    if not (len(shape) == 4 and 0 < shape[1] <= MAX_CHANNELS and out.dtype in RANGES
+    if not (len(shape) == 4 and 0 < shape[1] <= MAX_CHANNELS and out.dtype in int8.RANGES
             and out.dim() == 4 and list(out.shape) == list(shape)
             and out.permute(0, 2, 3, 1).is_contiguous()):
         return None
@@ -81,7 +80,7 @@ def runner(shape: list[int], out: torch.Tensor, scale: float):
         return None
     n, c, h, w = shape
     fn, y = lib.quantize_nhwc, out.data_ptr()
-    lo, hi = RANGES[out.dtype]
+    lo, hi = int8.RANGES[out.dtype]
 
     def quantize(x: torch.Tensor) -> None:
         fn(x.data_ptr(), y, n, c, h * w, scale, lo, hi)
