@@ -12,7 +12,8 @@ and takes their softmax as four fresh tensors. Two fused forms replace that:
 - oneDNN primitives (`_primitives`), where q, k, v and an additive mask are
   views of the arena bound at load (BERT's, after its QKV linear): q @ k^T
   with the scale and the mask as post-ops into one fp32 scores buffer of
-  the shared workspace, the softmax in place, p @ v into the output view.
+  the shared workspace, the softmax in place (runtime/host/softmax.py's C
+  loop, or oneDNN's), p @ v into the output view.
   BERT-base's 12 attentions took 8.7 ms of a run this way against 12.5 ms
   with torch's kernel (2 AVX2 cores, 128 tokens).
 - a C loop (runtime/host/row_attention.py) for a few queries (a decode
@@ -54,6 +55,7 @@ from ge_dialect import ge
 from runtime import kernels
 from runtime.host import onednn as dnnl
 from runtime.host import row_attention
+from runtime.host import softmax as host_softmax
 from runtime.program import BlockProgram
 
 Runner = Callable[..., None]
@@ -427,10 +429,11 @@ def _views_at_load(block: Block, fused: set, values: list[SSAValue], ins: list
 def _primitives(block: Block, fused: set, values: list[SSAValue], dtype: torch.dtype,
                 scale: float, masker: Callable | None, ins: list, out: torch.Tensor,
                 target: torch.Tensor, workspace: dnnl.Workspace | None) -> Runner | None:
-    """The group as three oneDNN primitives on views bound at load: q @ k^T
+    """The group as oneDNN primitives on views bound at load: q @ k^T
     into a [B, H, T, S] fp32 scores buffer, scaled and masked by post-ops;
-    the softmax in place (with bf16 matmuls, then rounded into a bf16
-    buffer); p @ v into `target` (`out`, or the view of it that merges the
+    the softmax in place (with bf16 matmuls, rounded into a bf16 buffer),
+    by the C loop of runtime/host/softmax.py where it builds, else by
+    oneDNN's primitive (and a reorder to bf16); p @ v into `target` (`out`, or the view of it that merges the
     heads back). q, k or
     v that the body converts to the matmuls' `dtype` are converted per call
     into buffers of the shared workspace, as are the scores. One of
@@ -467,10 +470,13 @@ def _primitives(block: Block, fused: set, values: list[SSAValue], dtype: torch.d
     try:
         copies = [dnnl.reorder(t, dense[i]) for i, t in conversions]
         qk = dnnl.matmul(q, kt, shape, post_ops)
-        norm = dnnl.softmax(shape)
-        # rounded by a reorder: oneDNN's softmax into bf16 rounds twice (a
-        # quarter of the values 1 ulp off the body's fp32 softmax rounded once)
-        rounding = dnnl.reorder(shape, probabilities) if dtype != torch.float32 else None
+        # the C loop, else oneDNN's softmax and a reorder to bf16 (its
+        # softmax into bf16 rounds twice: a quarter of the values 1 ulp off
+        # the body's fp32 softmax rounded once)
+        loop = host_softmax.rows(shape, dtype != torch.float32)
+        norm = None if loop else dnnl.softmax(shape)
+        rounding = (dnnl.reorder(shape, probabilities)
+                    if dtype != torch.float32 and loop is None else None)
         pv = dnnl.matmul(shape if dtype == torch.float32 else probabilities, v, target)
     except dnnl.OneDNNError:
         return None
@@ -486,9 +492,12 @@ def _primitives(block: Block, fused: set, values: list[SSAValue], dtype: torch.d
         for copy, buffer in zip(copies, buffers):
             copy(buffer)
         qk(*buffers[:to_qk], s)
-        norm(s, s)
-        if rounding is not None:
-            rounding(s, p)
+        if loop is not None:
+            loop(s, p)
+        else:
+            norm(s, s)
+            if rounding is not None:
+                rounding(s, p)
         pv(p, *buffers[to_qk:])
     if dtype != torch.float32:
         onednn_attention.path = f"onednn-bf16:{qk.impl}"
