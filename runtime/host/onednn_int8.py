@@ -37,7 +37,7 @@ import torch
 import torch.nn.functional as F
 
 from ge_dialect import ge
-from runtime.host import depthwise_int8, int8, quantize_nhwc
+from runtime.host import cc, depthwise_int8, int8, quantize_nhwc, quantize_rows
 from runtime.host.activations import ACTIVATIONS, RELU
 from runtime.host import onednn as dnnl
 
@@ -303,10 +303,12 @@ def cube_runner(t):
 
 def quantize_runner(t):
     """A runner for a task whose body is one `ge.quantize` of fp32 (or bf16) to
-    i8 or ui8 with one constant scale and no zero point, into a bound view: a
-    reorder, from a bound view or from an fp32 graph input (a contiguous
-    one; any other is quantized by the reference); an NCHW image into an
-    NHWC view takes runtime/host/quantize_nhwc.py's loop instead."""
+    i8 or ui8 with one constant scale and no zero point, into a bound view:
+    runtime/host/quantize_rows.py's loop from a bound view of rows like
+    the output's; else a reorder, from a bound view or from an fp32 graph
+    input (a contiguous one; any other is quantized by the reference); an
+    NCHW image into an NHWC view takes runtime/host/quantize_nhwc.py's
+    loop instead."""
     ops = t.ops
     if len(ops) != 1 or not t.primitives:
         return None
@@ -325,6 +327,9 @@ def quantize_runner(t):
         image = _image_runner(x, list(op.input.type.get_shape()), t.out, scale)
         if image is not None:
             return image
+    loop = quantize_rows.kernel(source, t.out, scale) if source is not None else None
+    if loop is not None:
+        return cc.as_runner(loop, "int8_quantize_rows")
     try:
         primitive = quantize_primitive(
             source if source is not None else list(op.input.type.get_shape()), t.out, scale)

@@ -23,8 +23,10 @@ from npu_graph.quantize import calibrate
 from passes.driver.runner import run_pipeline
 from passes.pipelines import CALIBRATION_LEVEL
 from runtime.executor import Executable, Options
-from runtime.host import onednn, quantize_nhwc
+from runtime.host import onednn, quantize_nhwc, quantize_rows
 from runtime.reference import evaluate
+
+QUANTIZE_ROWS = "int8_quantize_rows"
 
 pytestmark = pytest.mark.filterwarnings("ignore::FutureWarning", "ignore::UserWarning")
 
@@ -166,7 +168,9 @@ def test_compiled_int8_matches_qdq_and_fp32_top1(graphs, primitives):
     names = [r.__name__ for r in executable.runners]
     if primitives:
         assert names.count("onednn_int8_quantized_conv2d") == 6, names
-        assert "onednn_int8_quantized_linear" in names and "onednn_int8_quantize" in names
+        assert "onednn_int8_quantized_linear" in names
+        # the pooled features: the rows loop where it builds, else a reorder
+        assert (QUANTIZE_ROWS if quantize_rows.library() else "onednn_int8_quantize") in names
         # the image (NCHW fp32, 3 channels) into its NHWC int8 view: the C loop where it builds
         assert ("int8_quantize_image" in names) == (quantize_nhwc.library() is not None), names
     got = torch.cat([executable.run(b)[0].clone() for b in held_out.split(8)])
@@ -291,13 +295,20 @@ func.func @main(%x: tensor<4x64xf32>) -> tensor<4x64xf32> {
 """
 
 
-def test_a_bf16_tensor_is_quantized_by_a_reorder():
+@pytest.mark.parametrize("loop", [True, False])
+def test_a_bf16_tensor_is_quantized_as_it_is(loop, monkeypatch):
     """What a bf16 op (attention under allow_mix_precision_bf16) writes is
-    quantized as it is, as the quantize's f32 arithmetic would after a cast."""
+    quantized as it is, as the quantize's f32 arithmetic would after a cast:
+    by the rows loop, or by a reorder where the loop is not built."""
+    if not loop:
+        monkeypatch.setattr(quantize_rows, "library", lambda: None)
     module = Parser(make_context(), QUANTIZE_BF16).parse_module()
     executable = Executable(plan_device(lower(optimize(module, "ge-O3"))))
-    if onednn.available():
-        assert "onednn_int8_quantize" in [r.__name__ for r in executable.runners]
+    names = [r.__name__ for r in executable.runners]
+    if loop and quantize_rows.library() is not None:
+        assert QUANTIZE_ROWS in names, names
+    elif onednn.available():
+        assert "onednn_int8_quantize" in names, names
     x = torch.randn(4, 64) * 2
     want = torch.round(x.bfloat16().float() / 0.02).clamp(-128, 127) * 0.02
     assert torch.equal(executable.run(x)[0], want)
