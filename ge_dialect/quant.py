@@ -240,19 +240,22 @@ class QuantizedCubeOp(GEOp):
     a residual and an activation, and last, with `output_scale`, a
     requantization:
 
-        acc = sum(input * weight)                      (int32)
+        acc = sum((input - input_zero_point) * weight) (int32)
         y   = acc * input_scale * weight_scale[c] + bias[c] (+ residual)
               (an i8 residual counts residual * residual_scale)
         y   = relu(y)                                  (with `relu`)
         y   = act(y)       (with `activation`: an activation op's name, e.g.
                             "ge.clamp" for ReLU6, and its `activation_attrs`)
-        out = saturate(round_half_even(y / output_scale))   (with output_scale:
-                            i8, or ui8 where y is known not to be negative)
+        out = saturate(round_half_even(y / output_scale) + output_zero_point)
+                           (with output_scale: i8 or ui8)
 
     which is what dequantize -> conv / linear -> [add] -> [relu or act] ->
     quantize computes, with the float products replaced by integer ones.
-    Zero points are 0 (symmetric int8; ui8 holds [0, 255] * scale, the
-    range of a ReLU's result at twice i8's resolution). Without
+    Zero points are 0 where absent: symmetric int8 (ui8 holds [0, 255] *
+    scale, the range of a ReLU's result at twice i8's resolution), as
+    npu_graph.quantize writes; an asymmetric QDQ model (ONNX Runtime's
+    quantize_static by default) carries them. A conv's padding is the input
+    zero point's value (0.0 dequantized), as in the QDQ graph. Without
     `output_scale` the result is y in fp32."""
 
     input = operand_def(AnyTensor)
@@ -267,7 +270,14 @@ class QuantizedCubeOp(GEOp):
     relu = opt_prop_def(UnitAttr)
     activation = opt_prop_def(StringAttr)
     activation_attrs = opt_prop_def(DictionaryAttr)
+    input_zero_point = opt_prop_def(IntegerAttr[I64])
+    output_zero_point = opt_prop_def(IntegerAttr[I64])
     traits = traits_def(Pure(), CubeWork())
+
+    def zero_points(self) -> tuple[int, int]:
+        """(input's, output's); 0 where absent."""
+        return tuple(0 if a is None else a.value.data
+                     for a in (self.input_zero_point, self.output_zero_point))
 
     def quantized_output(self) -> bool:
         return self.output_scale is not None
@@ -308,6 +318,16 @@ class QuantizedCubeOp(GEOp):
                 raise VerifyException(f"{self.name}: activation must name an activation op "
                                       f"({', '.join(ACTIVATION_OPS)}), without relu; got "
                                       f"{self.activation.data}")
+        for what, value in (("input_zero_point", self.input),
+                            ("output_zero_point", self.output if self.quantized_output() else None)):
+            attr = getattr(self, what)
+            if attr is None:
+                continue
+            low, high = (-128, 127) if kind(value) == "i8" else (0, 255)
+            if value is None or not low <= attr.value.data <= high:
+                raise VerifyException(f"{self.name}: {what} must lie in the range of "
+                                      f"{kind(value) if value is not None else 'an int8 output'}"
+                                      f", got {attr.value.data}")
         for what in ("input_scale", "output_scale", "residual_scale"):
             attr = getattr(self, what)
             if attr is not None and (attr.type != f32 or not attr.value.data > 0):
@@ -328,8 +348,12 @@ class QuantizedCubeOp(GEOp):
 
 
 def _quantized_props(input_scale: float, output_scale: float | None, relu: bool,
-                     residual_scale: float | None, activation: Operation | None) -> dict:
+                     residual_scale: float | None, activation: Operation | None,
+                     zero_points: tuple[int, int] = (0, 0)) -> dict:
     props = {"input_scale": FloatAttr(input_scale, f32)}
+    for name, zp in zip(("input_zero_point", "output_zero_point"), zero_points):
+        if zp:
+            props[name] = IntegerAttr(zp, i64)
     if output_scale is not None:
         props["output_scale"] = FloatAttr(output_scale, f32)
     if residual_scale is not None:
@@ -372,10 +396,12 @@ class QuantizedConv2dOp(QuantizedCubeOp):
                  bias: SSAValue | None, residual: SSAValue | None, stride, padding, dilation,
                  groups: int, input_scale: float, output_scale: float | None = None,
                  relu: bool = False, residual_scale: float | None = None,
-                 activation: Operation | None = None, signed_output: bool = True):
+                 activation: Operation | None = None, signed_output: bool = True,
+                 zero_points: tuple[int, int] = (0, 0)):
         props = {"stride": i64_array(stride), "padding": i64_array(padding),
                  "dilation": i64_array(dilation), "groups": IntegerAttr(groups, i64),
-                 **_quantized_props(input_scale, output_scale, relu, residual_scale, activation)}
+                 **_quantized_props(input_scale, output_scale, relu, residual_scale, activation,
+                                    zero_points)}
         shape = shapes.conv2d(shape_of(input), shape_of(weight), stride, padding, dilation,
                               groups)
         out = int8(signed_output) if output_scale is not None else f32
@@ -416,14 +442,14 @@ class QuantizedLinearOp(QuantizedCubeOp):
                  bias: SSAValue | None, residual: SSAValue | None, input_scale: float,
                  output_scale: float | None = None, relu: bool = False,
                  residual_scale: float | None = None, activation: Operation | None = None,
-                 signed_output: bool = True):
+                 signed_output: bool = True, zero_points: tuple[int, int] = (0, 0)):
         shape = shapes.linear(shape_of(input), shape_of(weight))
         out = int8(signed_output) if output_scale is not None else f32
         super().__init__(operands=[input, weight, weight_scale, [bias] if bias else [],
                                    [residual] if residual else []],
                          result_types=[TensorType(out, shape)],
                          properties=_quantized_props(input_scale, output_scale, relu,
-                                                     residual_scale, activation))
+                                                     residual_scale, activation, zero_points))
 
     def infer_shape(self) -> Shape:
         weight = shape_of(self.weight)

@@ -15,7 +15,10 @@ produces, so every pass and the runtime work unchanged.
   run at once with the runtime's kernels (as the `constant-fold` pass does);
   its outputs are kept as constants, which later builders read as shapes,
   axes or pads. A node GE has no mapping for stays unsupported even then:
-  no value in the graph comes from anything but GE's own kernels.
+  no value in the graph comes from anything but GE's own kernels. A
+  DequantizeLinear of a constant (a QDQ model's int8 weight) stays a
+  `ge.dequantize` of the int8 constant, the form fold-quantized makes an
+  int8 conv or linear of; constant-fold folds what stays float.
 - Every unsupported node is reported at once, with its name and op type.
 - Models with external data load from the directory of the .onnx file.
 """
@@ -46,6 +49,8 @@ from lowering.onnx.common import BY_DTYPE, element_type, numpy_dtype
 # ONNX TensorProto element types GE carries: the GE element type and NumPy dtype.
 OLDEST_OPSET = 13
 CONSTANT_FOLD_LIMIT = 1 << 24  # elements; larger constant results stay ops
+# Node types whose constant inputs are not folded at import (see the module doc).
+KEPT_UNFOLDED = ("DequantizeLinear",)
 
 
 class OnnxImportError(GEImportError):
@@ -198,7 +203,8 @@ class _OnnxImporter:
             if not self._expand_function(node):
                 raise
             return
-        if self._all_constant(node) and not _has_subgraphs(node):
+        if (self._all_constant(node) and not _has_subgraphs(node)
+                and node.op_type not in KEPT_UNFOLDED):
             outputs = self._fold(start, outputs)
         for name, value in zip(node.output, outputs):
             if not name:

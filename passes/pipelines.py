@@ -42,7 +42,11 @@ The ordering rules, each stated once:
    every lowered graph. In a graph with `?` dims it plans the streams and the
    static buffers; the executor places the `ascend.dyn_buffer`s per input
    shape when it runs.
-6. `quantize-weights` (`weight_quant="int8"`) runs after constant-fold,
+6. `fold-quantized` opens ge-O2 and ge-O3: an imported QDQ model's matrix
+   ops fold into int8 cube ops before canonicalize folds the dequantizes of
+   their constant weights into float constants (on a graph without QDQ it
+   changes nothing).
+7. `quantize-weights` (`weight_quant="int8"`) runs after constant-fold,
    which makes the weights constants, and before op-fusion, whose linear
    rules are for float weights.
 
@@ -75,9 +79,9 @@ WEIGHT_QUANT = ("int8",)  # Flags.weight_quant: the weight types quantize-weight
 LEVELS: dict[str, tuple[str, ...]] = {
     "ge-O0": (),
     "ge-O1": ("canonicalize", "cse", "dce"),
-    "ge-O2": ("canonicalize", "constant-fold", "fold-batch-norm", "cse", "dce"),
-    "ge-O3": ("canonicalize", "constant-fold", "fold-batch-norm", "cse", "merge-parallel-linears",
-              "op-fusion", "dce", "hardware-mapping"),
+    "ge-O2": ("fold-quantized", "canonicalize", "constant-fold", "fold-batch-norm", "cse", "dce"),
+    "ge-O3": ("fold-quantized", "canonicalize", "constant-fold", "fold-batch-norm", "cse",
+              "merge-parallel-linears", "op-fusion", "dce", "hardware-mapping"),
 }
 
 # Static quantization (npu_graph.quantize): the float graph calibration observes
@@ -151,7 +155,7 @@ def precision_passes(mode: str, hardware: str | None) -> list[str]:
 
 def with_weight_quant(ge_level: list[str], dtype: str, group_size: int) -> list[str]:
     """`ge_level` with `quantize-weights` where it sees constant float weights:
-    after constant folding and before op-fusion (rule 6). A level in the list
+    after constant folding and before op-fusion (rule 7). A level in the list
     is spelled out as its stages so the pass can sit inside it."""
     names = []
     for name in ge_level:

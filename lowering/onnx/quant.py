@@ -6,9 +6,17 @@ Scales and zero points are taken as they are: one element (per tensor) or
 1-D along `axis` (per channel). A QuantizeLinear without a zero point
 yields uint8, as ONNX says. Blocked quantization (`block_size`) and the
 16-bit, 4-bit and float8 types have no GE form yet.
+
+The one int32 DequantizeLinear there is, a quantized bias (ONNX Runtime's
+quantize_static writes conv and Gemm biases as int32 with the scale
+input_scale * weight_scale and no zero point), is a constant: it is
+imported as the float constant it dequantizes to, (q - zero_point) * scale
+in fp32, the bias fold-quantized then takes.
 """
 
 from __future__ import annotations
+
+import numpy as np
 
 from ge_dialect import ge
 from lowering.onnx.common import OnnxUnsupported
@@ -43,6 +51,26 @@ def quantize_linear(g, n) -> list:
 
 def dequantize_linear(g, n) -> list:
     axis = _check(g, n)
+    q, scale = g.constant(n, 0), g.constant(n, 1)
+    if q is not None and q.dtype == np.int32:
+        if scale is None or (g.has_input(n, 2) and g.constant(n, 2) is None):
+            raise OnnxUnsupported("an int32 DequantizeLinear (a quantized bias) whose scale or "
+                                  "zero point is computed in the graph; GE folds constant ones")
+        return [g.const(_dequantized(q, scale, g.constant(n, 2), axis),
+                        n.output[0] or "bias")]
     x = g.input(n, 0)
     _quantized_type(x, "input")
     return [g.emit(ge.DequantizeOp(x, g.input(n, 1), _zero_point(g, n), axis))]
+
+
+def _dequantized(q: np.ndarray, scale: np.ndarray, zero_point: np.ndarray | None,
+                 axis: int) -> np.ndarray:
+    """(q - zero_point) * scale in fp32, the scale (and zero point) per tensor
+    or along `axis`."""
+    shape = [1] * q.ndim
+    if scale.size != 1:
+        shape[axis % q.ndim] = scale.size
+    zp = np.zeros((), np.int64) if zero_point is None else zero_point.astype(np.int64)
+    centred = (q.astype(np.int64) - zp.reshape(shape if zp.size != 1 else ())).astype(np.float32)
+    return (centred * scale.astype(np.float32).reshape(shape if scale.size != 1 else ())
+            ).astype(np.float32)

@@ -44,6 +44,7 @@ from runtime.host import onednn as dnnl
 log = logging.getLogger(__name__)
 
 ATTR_SCALES = 4096  # DNNL_ARG_ATTR_SCALES: a scale argument is ATTR_SCALES | the arg it scales
+ATTR_ZERO_POINTS = 8192  # DNNL_ARG_ATTR_ZERO_POINTS, likewise
 WEIGHT_MASKS = {False: 1, True: 3}  # per output channel: dim 0, or dims 0-1 of grouped weights
 
 
@@ -57,6 +58,7 @@ def _epilogue(op) -> Callable:
     sr = None if op.residual_scale is None else torch.tensor(op.residual_scale.value.data)
     sy = None if op.output_scale is None else torch.tensor(op.output_scale.value.data)
     out_type = torch.uint8 if str(op.output.type.element_type) == "ui8" else torch.int8
+    zy = _zero_point(op.zero_points()[1])
 
     def finish(y: torch.Tensor, residual: torch.Tensor | None) -> torch.Tensor:
         if residual is not None and sr is not None:
@@ -67,8 +69,12 @@ def _epilogue(op) -> Callable:
             y = torch.relu(y)
         if activate is not None:
             activate(y)  # y is this call's own tensor
-        return y if sy is None else int8.quantize(y, sy, None, 0, out_type)
+        return y if sy is None else int8.quantize(y, sy, zy, 0, out_type)
     return finish
+
+
+def _zero_point(value: int) -> torch.Tensor | None:
+    return torch.tensor(value) if value else None
 
 
 def _split(op, rest: tuple) -> tuple[torch.Tensor | None, torch.Tensor | None]:
@@ -83,6 +89,7 @@ def reference_kernel(op: ge.QuantizedConv2dOp | ge.QuantizedLinearOp) -> Callabl
     """The host kernel of the op (runtime/kernels.py's table): what the QDQ
     graph it was folded from computes, op for op."""
     sx = torch.tensor(op.input_scale.value.data)
+    zx = _zero_point(op.zero_points()[0])
     finish = _epilogue(op)
     if isinstance(op, ge.QuantizedConv2dOp):
         params = (tuple(op.stride.get_values()), tuple(op.padding.get_values()),
@@ -90,14 +97,14 @@ def reference_kernel(op: ge.QuantizedConv2dOp | ge.QuantizedLinearOp) -> Callabl
 
         def quantized_conv2d(x, w, ws, *rest):
             bias, residual = _split(op, rest)
-            y = F.conv2d(int8.dequantize(x, sx, None, 1), int8.dequantize(w, ws, None, 0),
+            y = F.conv2d(int8.dequantize(x, sx, zx, 1), int8.dequantize(w, ws, None, 0),
                          bias, *params)
             return finish(y, residual)
         return quantized_conv2d
 
     def quantized_linear(x, w, ws, *rest):
         bias, residual = _split(op, rest)
-        y = F.linear(int8.dequantize(x, sx, None, 1), int8.dequantize(w, ws, None, 0), bias)
+        y = F.linear(int8.dequantize(x, sx, zx, 1), int8.dequantize(w, ws, None, 0), bias)
         return finish(y, residual)
     return quantized_linear
 
@@ -121,6 +128,39 @@ def _scale_args(handles, scales: dict[int, torch.Tensor], args: dict, keep: list
         args[ATTR_SCALES | arg] = (handles.md(s.shape, s.stride()), s.data_ptr())
 
 
+def _zero_point_args(handles, attr, zero_points: dict[int, int], args: dict, keep: list
+                     ) -> None:
+    """A runtime zero point (one s32) for each {arg: value} that is not 0."""
+    for arg, value in zero_points.items():
+        if not value:
+            continue
+        dnnl._check(dnnl.library().dnnl_primitive_attr_set_zero_points_mask(attr, arg, 0),
+                    "dnnl_primitive_attr_set_zero_points_mask")
+        z = torch.tensor([value], dtype=torch.int32)
+        keep.append(z)
+        args[ATTR_ZERO_POINTS | arg] = (handles.md(z.shape, z.stride(), dtype=torch.int32),
+                                        z.data_ptr())
+
+
+def _inner_product_shifts(weight: torch.Tensor, weight_scale: torch.Tensor,
+                          bias: torch.Tensor | None, input_scale: float,
+                          output_scale: float | None, zero_points: tuple[int, int],
+                          post_ops: list) -> tuple[torch.Tensor | None, list]:
+    """oneDNN 3.2's int8 inner product takes no zero points. With no padding
+    to mind, the input's moves into the bias (sum((x - z) * w) = sum(x * w) -
+    z * sum(w)), and the output's, z * output_scale, is added last, before
+    the division by output_scale; in float, so a value within about 1e-5 of
+    a rounding tie may take the other step."""
+    zx, zy = zero_points
+    if zx:
+        shift = (input_scale * weight_scale.double() * zx
+                 * weight.reshape(weight.shape[0], -1).double().sum(1))
+        bias = ((bias.double() if bias is not None else 0.0) - shift).float()
+    if zy:
+        post_ops = post_ops + [("eltwise", "linear", 1.0, zy * output_scale)]
+    return bias, post_ops
+
+
 def _residual_post_ops(residual: torch.Tensor, scale: float | None,
                        out: torch.Tensor) -> list[tuple]:
     """Add `residual` to the fp32 result: where it is the destination's own
@@ -141,9 +181,11 @@ def cube_primitive(x: torch.Tensor, weight: torch.Tensor, weight_scale: torch.Te
                    bias: torch.Tensor | None, residual: torch.Tensor | None,
                    out: torch.Tensor, input_scale: float, output_scale: float | None,
                    relu: bool, conv: tuple | None, residual_scale: float | None = None,
-                   activation: tuple | None = None) -> dnnl.Primitive:
+                   activation: tuple | None = None,
+                   zero_points: tuple[int, int] = (0, 0)) -> dnnl.Primitive:
     """The int8 conv (`conv` = stride, padding, dilation, groups) or inner
-    product (`conv` None: x [rows, in], weight [out, in]) between bound views."""
+    product (`conv` None: x [rows, in], weight [out, in]) between bound views,
+    with the source's and the destination's `zero_points` (0: none)."""
     lib = dnnl.library()
     if lib is None:
         raise dnnl.OneDNNError("no oneDNN library")
@@ -151,6 +193,10 @@ def cube_primitive(x: torch.Tensor, weight: torch.Tensor, weight_scale: torch.Te
     grouped = weight if groups == 1 else weight.reshape(groups, -1, *weight.shape[1:])
     post_ops = (_residual_post_ops(residual, residual_scale, out) if residual is not None else []
                 ) + ([RELU.dnnl_post_op()] if relu else []) + ([activation] if activation else [])
+    if conv is None and zero_points != (0, 0):
+        bias, post_ops = _inner_product_shifts(weight, weight_scale, bias, input_scale,
+                                               output_scale, zero_points, post_ops)
+        zero_points = (0, 0)
     handles = dnnl._Handles()
     try:
         src, dst = handles.of(x), handles.of(out)
@@ -162,6 +208,10 @@ def cube_primitive(x: torch.Tensor, weight: torch.Tensor, weight_scale: torch.Te
             scales[dnnl.ARG_DST] = torch.tensor([output_scale])
         masks = {arg: 0 for arg in scales} | {dnnl.ARG_WEIGHTS: WEIGHT_MASKS[groups > 1]}
         attr, reads = _scaled_attr(handles, post_ops, masks)
+        keep = [x, out]
+        shifts = {}
+        _zero_point_args(handles, attr, dict(zip((dnnl.ARG_SRC, dnnl.ARG_DST), zero_points)),
+                         shifts, keep)
         pd = handles.own("primitive_desc", ctypes.c_void_p())
         engine = dnnl._engine_and_stream()[0]
         if conv is None:
@@ -177,9 +227,9 @@ def cube_primitive(x: torch.Tensor, weight: torch.Tensor, weight_scale: torch.Te
                 "dnnl_convolution_forward_primitive_desc_create")
         wmd = dnnl._query_md(pd, dnnl.QUERY_WEIGHTS_MD)
         packed = dnnl._reordered(handles, grouped, wmd)
-        keep = [x, out, packed]
+        keep.append(packed)
         args = {dnnl.ARG_SRC: (src, x.data_ptr()), dnnl.ARG_WEIGHTS: (wmd, packed.data_ptr()),
-                dnnl.ARG_DST: (dst, out.data_ptr())}
+                dnnl.ARG_DST: (dst, out.data_ptr()), **shifts}
         if b is not None:
             keep.append(b)
             args[dnnl.ARG_BIAS] = (bmd, b.data_ptr())
@@ -279,7 +329,8 @@ def cube_runner(t):
     residual_scale = op.residual_scale.value.data if op.residual_scale is not None else None
     act = ge.activation_of(op)
     post_op = ACTIVATIONS[type(act)].post_op(act) if act is not None else None
-    if conv is not None and output_scale is not None and residual is None:
+    zero_points = op.zero_points()
+    if conv is not None and output_scale is not None and residual is None and zero_points == (0, 0):
         run = depthwise_int8.depthwise_runner(
             x, weight, t.ins[idx["weight_scale"]], bias, out, conv, op.input_scale.value.data,
             output_scale, op.relu is not None, post_op)
@@ -289,7 +340,7 @@ def cube_runner(t):
         primitive = cube_primitive(x, weight, t.ins[idx["weight_scale"]], bias, residual, out,
                                    op.input_scale.value.data, output_scale, op.relu is not None,
                                    conv, residual_scale,
-                                   post_op.dnnl_post_op() if post_op else None)
+                                   post_op.dnnl_post_op() if post_op else None, zero_points)
     except dnnl.OneDNNError as e:
         _fallback(op, str(e))
         return None
@@ -303,9 +354,10 @@ def cube_runner(t):
 
 def quantize_runner(t):
     """A runner for a task whose body is one `ge.quantize` of fp32 (or bf16) to
-    i8 or ui8 with one constant scale and no zero point, into a bound view:
+    i8 or ui8 with one constant scale, into a bound view:
     runtime/host/quantize_rows.py's loop from a bound view of rows like
-    the output's; else a reorder, from a bound view or from an fp32 graph
+    the output's (with a constant zero point too); else, without a zero
+    point, a reorder, from a bound view or from an fp32 graph
     input (a contiguous one; any other is quantized by the reference); an
     NCHW image into an NHWC view takes runtime/host/quantize_nhwc.py's
     loop instead."""
@@ -314,22 +366,27 @@ def quantize_runner(t):
         return None
     op = ops[0]
     x, s = t.arg(op.input), t.arg(op.scale)
-    if (op.zero_point is not None or str(op.output.type.element_type) not in ("i8", "ui8")
+    z = t.arg(op.zero_point) if op.zero_point is not None else None
+    if (str(op.output.type.element_type) not in ("i8", "ui8")
             or str(op.input.type.element_type) not in ("f32", "bf16") or not t.constant(s)
-            or t.ins[s].numel() != 1 or x is None or not isinstance(t.out, torch.Tensor)):
+            or t.ins[s].numel() != 1 or x is None or not isinstance(t.out, torch.Tensor)
+            or (z is not None and (not t.constant(z) or t.ins[z].numel() != 1))):
         return None
     source = t.ins[x]
+    scale = float(t.ins[s].reshape(()))
+    zero_point = int(t.ins[z].reshape(())) if z is not None else 0
+    loop = quantize_rows.kernel(source, t.out, scale, zero_point) if source is not None else None
+    if loop is not None:
+        return cc.as_runner(loop, "int8_quantize_rows")
     if source is None and (not op.input.type.has_static_shape()
                            or str(op.input.type.element_type) != "f32"):
         return None
-    scale = float(t.ins[s].reshape(()))
     if source is None:
-        image = _image_runner(x, list(op.input.type.get_shape()), t.out, scale)
+        image = _image_runner(x, list(op.input.type.get_shape()), t.out, scale, zero_point)
         if image is not None:
             return image
-    loop = quantize_rows.kernel(source, t.out, scale) if source is not None else None
-    if loop is not None:
-        return cc.as_runner(loop, "int8_quantize_rows")
+    if zero_point:
+        return None  # the reference: oneDNN's reorder here takes no zero point
     try:
         primitive = quantize_primitive(
             source if source is not None else list(op.input.type.get_shape()), t.out, scale)
@@ -349,20 +406,22 @@ def quantize_runner(t):
     return onednn_int8_quantize_input
 
 
-def _image_runner(x: int, shape: list[int], out: torch.Tensor, scale: float):
+def _image_runner(x: int, shape: list[int], out: torch.Tensor, scale: float,
+                  zero_point: int = 0):
     """The quantize of an fp32 NCHW graph input (argument `x`) of at most four
     channels into an NHWC view, by runtime/host/quantize_nhwc.py's loop (a
     third of oneDNN's reorder's time on an image); None where it does not apply.
     An input of another layout is quantized by the reference."""
-    loop = quantize_nhwc.runner(shape, out, scale)
+    loop = quantize_nhwc.runner(shape, out, scale, zero_point)
     if loop is None:
         return None
     expected, s_tensor = torch.Size(shape), torch.tensor(scale)
+    z_tensor = torch.tensor(zero_point) if zero_point else None
 
     def int8_quantize_image(*args):
         v = args[x]
         if v.dtype == torch.float32 and v.shape == expected and v.is_contiguous():
             loop(v)
         else:
-            out.copy_(int8.quantize(v, s_tensor, None, 0, out.dtype))
+            out.copy_(int8.quantize(v, s_tensor, z_tensor, 0, out.dtype))
     return int8_quantize_image

@@ -4,11 +4,13 @@ A transformer's int8 linears each read a `quantize` of a float tensor (a
 LayerNorm's result, the attention's): BERT-base has 36 of them, each
 [128, 768]. oneDNN 3.2 runs one as a generic reorder, 17-30 us on 2
 threads; the loop runs ONNX's QuantizeLinear arithmetic (x / scale in
-fp32, saturated, rounded half to even) over the rows in a few us.
+fp32, rounded half to even, plus the zero point, saturated) over the rows
+in a few us.
 
 Rounding adds and subtracts 1.5 * 2^23, which leaves a float of magnitude
 below 2^22 rounded to an integer, half to even; the value is saturated to
-the type's range first, so it always is.
+the type's range less the zero point first (the same as saturating after
+adding it, the bounds being integers), so it always is.
 """
 
 from __future__ import annotations
@@ -25,20 +27,21 @@ from runtime.host import bf16, cc, int8
 PARALLEL_ELEMENTS = 1 << 15
 
 _SOURCE = bf16.C_CONVERSIONS + r"""
-static inline float quantized(float v, float scale, float lo, float hi) {
+/* lo and hi are the type's range less the zero point, which is added after */
+static inline float quantized(float v, float scale, float lo, float hi, float zp) {
     v = v / scale;
     v = v < lo ? lo : (v > hi ? hi : v);
-    return (v + 12582912.0f) - 12582912.0f;
+    return ((v + 12582912.0f) - 12582912.0f) + zp;
 }
 #define QUANTIZE_ROWS(NAME, IN, LOAD, OUT)                                               \
 void NAME(const IN *x, int64_t ldx, OUT *y, int64_t ldy, int64_t rows, int64_t n,         \
-          float scale, float lo, float hi) {                                             \
+          float scale, float lo, float hi, float zp) {                                   \
     _Pragma("omp parallel for schedule(static) if (rows * n >= PARALLEL_ELEMENTS)")    \
     for (int64_t m = 0; m < rows; m++) {                                                 \
         const IN *xm = x + m * ldx;                                                      \
         OUT *ym = y + m * ldy;                                                           \
         _Pragma("omp simd")                                                              \
-        for (int64_t k = 0; k < n; k++) ym[k] = (OUT)(int32_t)quantized(LOAD(xm[k]), scale, lo, hi); \
+        for (int64_t k = 0; k < n; k++) ym[k] = (OUT)(int32_t)quantized(LOAD(xm[k]), scale, lo, hi, zp); \
     }                                                                                    \
 }
 #define AS_FLOAT(v) (v)
@@ -49,7 +52,7 @@ QUANTIZE_ROWS(quantize_bf16_u8, uint16_t, bf16_load, uint8_t)
 """.replace("PARALLEL_ELEMENTS", str(PARALLEL_ELEMENTS))
 
 _I64, _PTR, _F = ctypes.c_int64, ctypes.c_void_p, ctypes.c_float
-_ARGS = [_PTR, _I64, _PTR, _I64, _I64, _I64, _F, _F, _F]
+_ARGS = [_PTR, _I64, _PTR, _I64, _I64, _I64, _F, _F, _F, _F]
 _NAMES = {(torch.float32, torch.int8): "quantize_f32_s8",
           (torch.float32, torch.uint8): "quantize_f32_u8",
           (torch.bfloat16, torch.int8): "quantize_bf16_s8",
@@ -60,9 +63,10 @@ def library() -> ctypes.CDLL | None:
     return cc.load("quantize_rows", _SOURCE, {name: _ARGS for name in _NAMES.values()})
 
 
-def kernel(x: torch.Tensor, out: torch.Tensor, scale: float) -> Callable[[], None] | None:
-    """out = saturate(round_half_even(x / scale)) as a call bound to these views
-    now; None where the loop does not apply (other types, shapes that
+def kernel(x: torch.Tensor, out: torch.Tensor, scale: float,
+           zero_point: int = 0) -> Callable[[], None] | None:
+    """out = saturate(round_half_even(x / scale) + zero_point) as a call bound
+    to these views now; None where the loop does not apply (other types, shapes that
     differ, a row not contiguous or rows not evenly spaced, views that
     overlap, a scale that is not a positive finite number, no C library)."""
     name = _NAMES.get((x.dtype, out.dtype))
@@ -76,6 +80,7 @@ def kernel(x: torch.Tensor, out: torch.Tensor, scale: float) -> Callable[[], Non
         return None
     (xp, ldx, m), (yp, ldy, _) = rows
     lo, hi = int8.RANGES[out.dtype]
-    call = functools.partial(getattr(lib, name), xp, ldx, yp, ldy, m, n, scale, lo, hi)
+    call = functools.partial(getattr(lib, name), xp, ldx, yp, ldy, m, n, scale,
+                             lo - zero_point, hi - zero_point, zero_point)
     call.keep = (x, out)  # the bound pointers stay valid while the call lives
     return call

@@ -85,8 +85,9 @@ def test_compile_scaling_smoke_times_every_stage_and_the_growth(tmp_path):
     import json
 
     data = json.loads(out.read_text())
-    stages = ["build", "print", "parse", "canonicalize", "constant-fold", "fold-batch-norm",
-              "cse", "merge-parallel-linears", "op-fusion", "dce", "hardware-mapping",
+    stages = ["build", "print", "parse", "fold-quantized", "canonicalize", "constant-fold",
+              "fold-batch-norm", "cse", "merge-parallel-linears", "op-fusion", "dce",
+              "hardware-mapping",
               "lower-to-ascend", "task-parallel", "memory-reuse", "load"]
     assert [r["case"] for r in data["results"]] == [
         f"{shape}-{n}" for shape in ("chain", "residual", "branches") for n in (60, 200)]

@@ -111,7 +111,8 @@ def test_targets_read_root_ops_and_op_heads():
 def test_without_plugins_every_pass_of_the_pipeline_is_under_test():
     by_name = {t.name: t for t in targets("ge-O2")}
     assert {t.pass_name for t in by_name.values()} == {
-        "canonicalize", "constant-fold", "fold-batch-norm"}  # cse and dce have no patterns
+        "fold-quantized", "canonicalize", "constant-fold",
+        "fold-batch-norm"}  # cse and dce have no patterns
     rms = by_name["x * rsqrt(mean(x * x, -1) + eps) -> rms_norm(x, eps)"]
     assert rms.chains == (("ge.mul", "ge.reduce_mean", "ge.add", "ge.rsqrt", "ge.mul"),)
     assert by_name["FoldBatchNormIntoLayer"].ops == {"ge.batch_norm"}
@@ -135,7 +136,7 @@ def test_bad_arguments_are_clear_errors(capsys):
     assert ge_fuzz.main(["-p", "ge-O2,distribute-relu", *plugin, "--aim", "cse,nope"]) == 1
     err = capsys.readouterr().err
     assert err.startswith("ge-fuzz: error: --aim names nope, which 'ge-O2,distribute-relu' "
-                          "does not run (its passes: canonicalize, constant-fold, "), err
+                          "does not run (its passes: fold-quantized, canonicalize, "), err
     assert ge_fuzz.main(["-p", "distribute-relu", *plugin, "--examples", "0"]) == 1
     assert "--examples must be at least 1, got 0" in capsys.readouterr().err
     assert ge_fuzz.main(["--load-pass-plugin", "no/such/plugin.py"]) == 1

@@ -80,8 +80,8 @@ def test_flags_switch_passes_off_one_by_one():
         return build_pipeline(**keywords).spec()
 
     on = build_pipeline()
-    assert on.ge == ("canonicalize,constant-fold,fold-batch-norm,cse,merge-parallel-linears,"
-                     "op-fusion,dce,hardware-mapping")
+    assert on.ge == ("fold-quantized,canonicalize,constant-fold,fold-batch-norm,cse,"
+                     "merge-parallel-linears,op-fusion,dce,hardware-mapping")
     assert (on.lowering, on.device) == ("lower-to-ascend", "task-parallel{max-streams=4},memory-reuse")
     assert on.spec() == f"{on.ge},lower-to-ascend,task-parallel{{max-streams=4}},memory-reuse"
     assert "op-fusion" not in spec(enable_op_fusion=False)

@@ -35,3 +35,15 @@ def test_loop_declines_what_it_does_not_write():
     assert quantize_nhwc.runner([1, 3, 4, 4], nchw, 0.1) is None  # not an NHWC view
     f32 = torch.empty(1, 3, 4, 4).contiguous(memory_format=torch.channels_last)
     assert quantize_nhwc.runner([1, 3, 4, 4], f32, 0.1) is None  # not an int8 type
+
+
+@pytest.mark.parametrize("dtype,zero_point", [(torch.int8, -128), (torch.int8, 5), (torch.uint8, 128)])
+def test_loop_adds_the_zero_point_before_saturating(dtype, zero_point):
+    """An asymmetric model's image quantize (ONNX Runtime's quantize_static)."""
+    torch.manual_seed(1)
+    shape = [2, 3, 7, 9]
+    x = torch.randn(*shape) * 3
+    out = torch.empty(shape, dtype=dtype).contiguous(memory_format=torch.channels_last)
+    quantize_nhwc.runner(shape, out, 0.02, zero_point)(x)
+    assert torch.equal(out, int8.quantize(x, torch.tensor(0.02), torch.tensor(zero_point), 0,
+                                          dtype))

@@ -27,6 +27,16 @@ def test_matches_quantize_linear(source, dtype, shape):
     assert torch.equal(out, reference(x, scale, dtype))
 
 
+@pytest.mark.parametrize("dtype,zero_point", [(torch.int8, -128), (torch.int8, 9),
+                                              (torch.uint8, 128)])
+def test_zero_point_is_added_before_saturating(dtype, zero_point):
+    x = torch.randn(16, 40) * 4
+    out = torch.empty(16, 40, dtype=dtype)
+    quantize_rows.kernel(x, out, 0.03, zero_point)()
+    assert torch.equal(out, int8.quantize(x, torch.tensor(0.03), torch.tensor(zero_point), 0,
+                                          dtype))
+
+
 def test_rows_apart_in_memory():
     """Rows of a wider buffer (a slice of the last dim) in and out."""
     x = torch.randn(6, 40)[:, 4:36] * 2

@@ -74,8 +74,8 @@ def test_instrumentation_on_resnet50(resnet50_file, capsys):
     out, err = capsys.readouterr()
     assert status == 0, err
     assert out.count('ge.fused "conv2d_') == 49
-    stages = ("canonicalize", "constant-fold", "fold-batch-norm", "cse", "merge-parallel-linears",
-              "op-fusion", "dce", "hardware-mapping")
+    stages = ("fold-quantized", "canonicalize", "constant-fold", "fold-batch-norm", "cse",
+              "merge-parallel-linears", "op-fusion", "dce", "hardware-mapping")
     for stage in stages:
         assert f"// -----// IR Dump After ge-O3/{stage} //----- //" in err
     assert "// -----// IR Dump After ge-O3 //----- //" in err

@@ -116,7 +116,7 @@ func.func @scale_mismatch(%xq: tensor<1x1x2x2xi8>) -> (tensor<1x1x2x2xi8>, tenso
 
 // -----
 
-// Not folded: a weight that is not a constant, an input with a zero point,
+// Not folded: a weight that is not a constant, a weight with a zero point,
 // and an input whose scale is per channel.
 // CHECK-LABEL: func.func @not_folded
 // CHECK-NOT:     ge.quantized_
@@ -129,11 +129,10 @@ func.func @not_folded(%xq: tensor<3x2xi8>, %vq: tensor<2x2xi8>) -> (tensor<3x2xf
   %x = ge.dequantize %xq, %sx {axis = 1 : i64} : tensor<3x2xi8>, tensor<f32> -> tensor<3x2xf32>
   %v = ge.dequantize %vq, %sx {axis = 0 : i64} : tensor<2x2xi8>, tensor<f32> -> tensor<2x2xf32>
   %y = ge.linear %x, %v : tensor<3x2xf32>, tensor<2x2xf32> -> tensor<3x2xf32>
-  %xz = ge.dequantize %xq, %sx, %zp {axis = 1 : i64} : tensor<3x2xi8>, tensor<f32>, tensor<i8> -> tensor<3x2xf32>
-  %w = ge.dequantize %wq, %sx {axis = 0 : i64} : tensor<2x2xi8>, tensor<f32> -> tensor<2x2xf32>
-  %z = ge.linear %xz, %w : tensor<3x2xf32>, tensor<2x2xf32> -> tensor<3x2xf32>
+  %wz = ge.dequantize %wq, %sx, %zp {axis = 0 : i64} : tensor<2x2xi8>, tensor<f32>, tensor<i8> -> tensor<2x2xf32>
+  %z = ge.linear %x, %wz : tensor<3x2xf32>, tensor<2x2xf32> -> tensor<3x2xf32>
   %xc = ge.dequantize %xq, %sc {axis = 1 : i64} : tensor<3x2xi8>, tensor<2xf32> -> tensor<3x2xf32>
-  %u = ge.linear %xc, %w : tensor<3x2xf32>, tensor<2x2xf32> -> tensor<3x2xf32>
+  %u = ge.linear %xc, %v : tensor<3x2xf32>, tensor<2x2xf32> -> tensor<3x2xf32>
   func.return %y, %z, %u : tensor<3x2xf32>, tensor<3x2xf32>, tensor<3x2xf32>
 }
 
@@ -260,4 +259,43 @@ func.func @type_mismatch(%xq: tensor<1x1x2x2xi8>) -> (tensor<1x1x2x2xi8>, tensor
   %q1 = ge.quantize %c, %s1 {axis = 1 : i64} : tensor<1x1x2x2xf32>, tensor<f32> -> tensor<1x1x2x2xi8>
   %q2 = ge.quantize %c, %s1 {axis = 1 : i64} : tensor<1x1x2x2xf32>, tensor<f32> -> tensor<1x1x2x2xui8>
   func.return %q1, %q2 : tensor<1x1x2x2xi8>, tensor<1x1x2x2xui8>
+}
+
+// -----
+
+// An asymmetric QDQ model (ONNX Runtime's quantize_static by default): the
+// input's zero point and the requantization's become the op's; a max-pool's
+// quantize moves before it with its zero point; a Gemm's bias, an add of a
+// per-channel constant after the product, becomes the op's bias.
+// CHECK-LABEL: func.func @asymmetric
+// CHECK:         %[[C:.*]] = ge.quantized_conv2d %xq, {{.*}} input_zero_point = -3 : i64{{.*}}output_zero_point = -128 : i64{{.*}} -> tensor<1x2x4x4xi8>
+// CHECK-NEXT:    %[[P:.*]] = ge.max_pool2d %[[C]] {{.*}} -> tensor<1x2x2x2xi8>
+// CHECK:         ge.quantized_linear %fq, %vq, %{{.*}} bias %b : tensor<2xf32> {{.*}}input_zero_point = -128 : i64, output_zero_point = 7 : i64{{.*}} -> tensor<1x2xi8>
+// CHECK-NOT:     ge.quantize
+// CHECK-NOT:     ge.add
+func.func @asymmetric(%xq: tensor<1x1x4x4xi8>) -> tensor<1x2xi8> {
+  %sx = ge.const dense<0.05> : tensor<f32>
+  %zx = ge.const dense<-3> : tensor<i8>
+  %sw = ge.const dense<0.1> : tensor<f32>
+  %wq = ge.const dense<3> : tensor<2x1x3x3xi8>
+  %sy = ge.const dense<0.02> : tensor<f32>
+  %zy = ge.const dense<-128> : tensor<i8>
+  %vq = ge.const dense<2> : tensor<2x8xi8>
+  %b = ge.const dense<[0.5, -0.25]> : tensor<2xf32>
+  %so = ge.const dense<0.03> : tensor<f32>
+  %zo = ge.const dense<7> : tensor<i8>
+  %x = ge.dequantize %xq, %sx, %zx {axis = 1 : i64} : tensor<1x1x4x4xi8>, tensor<f32>, tensor<i8> -> tensor<1x1x4x4xf32>
+  %w = ge.dequantize %wq, %sw {axis = 0 : i64} : tensor<2x1x3x3xi8>, tensor<f32> -> tensor<2x1x3x3xf32>
+  %c = ge.conv2d %x, %w {stride = array<i64: 1, 1>, padding = array<i64: 1, 1>, dilation = array<i64: 1, 1>, groups = 1 : i64} : tensor<1x1x4x4xf32>, tensor<2x1x3x3xf32> -> tensor<1x2x4x4xf32>
+  %p = ge.max_pool2d %c {kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, ceil_mode = false} : tensor<1x2x4x4xf32> -> tensor<1x2x2x2xf32>
+  %pq = ge.quantize %p, %sy, %zy {axis = 1 : i64} : tensor<1x2x2x2xf32>, tensor<f32>, tensor<i8> -> tensor<1x2x2x2xi8>
+  %pd = ge.dequantize %pq, %sy, %zy {axis = 1 : i64} : tensor<1x2x2x2xi8>, tensor<f32>, tensor<i8> -> tensor<1x2x2x2xf32>
+  %f = ge.reshape %pd : tensor<1x2x2x2xf32> -> tensor<1x8xf32>
+  %fq = ge.quantize %f, %sy, %zy {axis = 1 : i64} : tensor<1x8xf32>, tensor<f32>, tensor<i8> -> tensor<1x8xi8>
+  %fd = ge.dequantize %fq, %sy, %zy {axis = 1 : i64} : tensor<1x8xi8>, tensor<f32>, tensor<i8> -> tensor<1x8xf32>
+  %v = ge.dequantize %vq, %sw {axis = 0 : i64} : tensor<2x8xi8>, tensor<f32> -> tensor<2x8xf32>
+  %l = ge.linear %fd, %v : tensor<1x8xf32>, tensor<2x8xf32> -> tensor<1x2xf32>
+  %lb = ge.add %l, %b : tensor<1x2xf32>, tensor<2xf32> -> tensor<1x2xf32>
+  %o = ge.quantize %lb, %so, %zo {axis = 1 : i64} : tensor<1x2xf32>, tensor<f32>, tensor<i8> -> tensor<1x2xi8>
+  func.return %o : tensor<1x2xi8>
 }

@@ -3,7 +3,7 @@
 
 // RUN: sh -c 'echo BEGIN; python -m tools.ge_fuzz -p ge-O2 --aim cse,nope 2>&1; echo "exit status $?"' | filecheck %s --check-prefix=AIM
 // AIM:      {{^}}BEGIN{{$}}
-// AIM-NEXT: {{^}}ge-fuzz: error: --aim names nope, which 'ge-O2' does not run (its passes: canonicalize, constant-fold, fold-batch-norm, cse, dce){{$}}
+// AIM-NEXT: {{^}}ge-fuzz: error: --aim names nope, which 'ge-O2' does not run (its passes: fold-quantized, canonicalize, constant-fold, fold-batch-norm, cse, dce){{$}}
 // AIM-NEXT: {{^}}exit status 1{{$}}
 
 // RUN: sh -c 'echo BEGIN; python -m tools.ge_fuzz -p ge-O2,no-such-pass 2>&1; echo "exit status $?"' | filecheck %s --check-prefix=PASS
