@@ -25,6 +25,8 @@ from runtime.host import bf16, cc, int8
 
 # Elements from which the rows are split over torch's thread pool.
 PARALLEL_ELEMENTS = 1 << 15
+# A flat array's row, so that its rows can be split over the threads.
+FLAT_ROW = 1024
 
 _SOURCE = bf16.C_CONVERSIONS + r"""
 /* lo and hi are the type's range less the zero point, which is added after */
@@ -66,15 +68,24 @@ def library() -> ctypes.CDLL | None:
 def kernel(x: torch.Tensor, out: torch.Tensor, scale: float,
            zero_point: int = 0) -> Callable[[], None] | None:
     """out = saturate(round_half_even(x / scale) + zero_point) as a call bound
-    to these views now; None where the loop does not apply (other types, shapes that
-    differ, a row not contiguous or rows not evenly spaced, views that
-    overlap, a scale that is not a positive finite number, no C library)."""
+    to these views now: as rows of the last dim, or as one flat array where
+    both views have the same strides and fill their bytes (an NHWC view of
+    a CNN's activations). None where the loop does not apply (other types,
+    shapes that differ, a row not contiguous or rows not evenly spaced,
+    views that overlap, a scale that is not a positive finite number, no C
+    library)."""
     name = _NAMES.get((x.dtype, out.dtype))
     if (name is None or x.shape != out.shape or x.dim() == 0 or out.numel() == 0
             or not (0.0 < scale < float("inf")) or cc.overlap(x, out)):
         return None
-    n = out.shape[-1]
-    rows = [cc.as_rows(t, n) for t in (x, out)]
+    if x.stride() == out.stride() and _dense(x):
+        # the same layout (two NHWC views of a CNN's activations): elementwise,
+        # the element at offset i of one is the element at offset i of the other
+        n = FLAT_ROW if out.numel() % FLAT_ROW == 0 else out.numel()  # rows for the threads
+        rows = [(t.data_ptr(), n, t.numel() // n) for t in (x, out)]
+    else:
+        n = out.shape[-1]
+        rows = [cc.as_rows(t, n) for t in (x, out)]
     lib = library() if None not in rows else None
     if lib is None:
         return None
@@ -84,3 +95,14 @@ def kernel(x: torch.Tensor, out: torch.Tensor, scale: float,
                              lo - zero_point, hi - zero_point, zero_point)
     call.keep = (x, out)  # the bound pointers stay valid while the call lives
     return call
+
+
+def _dense(t: torch.Tensor) -> bool:
+    """Whether the view is a contiguous tensor with its dims permuted: its
+    elements fill numel() consecutive slots from the first one."""
+    expected = 1
+    for stride, size in sorted((st, d) for d, st in zip(t.shape, t.stride()) if d != 1):
+        if stride != expected:
+            return False
+        expected *= size
+    return True

@@ -45,6 +45,17 @@ def test_rows_apart_in_memory():
     assert torch.equal(out, reference(x, 0.02, torch.int8))
 
 
+@pytest.mark.parametrize("shape", [(1, 16, 8, 8), (2, 3, 5, 7)])
+def test_views_of_one_layout_run_as_a_flat_array(shape):
+    """Two NHWC views of a CNN's activations: no rows of the last dim, the
+    same strides; flat, split in rows of FLAT_ROW where it divides."""
+    x = (torch.randn(shape) * 3).contiguous(memory_format=torch.channels_last)
+    out = torch.empty(shape, dtype=torch.int8).contiguous(memory_format=torch.channels_last)
+    quantize_rows.kernel(x, out, 0.02, -7)()
+    assert torch.equal(out, int8.quantize(x, torch.tensor(0.02), torch.tensor(-7), 0,
+                                          torch.int8))
+
+
 def test_declines_what_it_cannot_run():
     x = torch.randn(4, 8)
     out = torch.empty(4, 8, dtype=torch.int8)
@@ -52,7 +63,8 @@ def test_declines_what_it_cannot_run():
     assert quantize_rows.kernel(x.half(), out, 0.1) is None  # fp16 in
     assert quantize_rows.kernel(x, out.to(torch.int16), 0.1) is None  # int16 out
     assert quantize_rows.kernel(x, out, 0.0) is None and quantize_rows.kernel(x, out, -1.0) is None
-    assert quantize_rows.kernel(x.t(), out.t(), 0.1) is None  # rows not contiguous
+    assert quantize_rows.kernel(x.t(), torch.empty(8, 4, dtype=torch.int8), 0.1) is None  # rows
+    assert quantize_rows.kernel(x[:, ::2], out[:, ::2], 0.1) is None  # gaps, same strides
     raw = torch.empty(64, dtype=torch.uint8)
     assert quantize_rows.kernel(raw[:32].view(torch.float32).view(1, 8),
                                 raw[8:16].view(torch.int8).view(1, 8), 0.1) is None  # overlap
