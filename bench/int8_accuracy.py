@@ -13,6 +13,10 @@ of docs/BENCHMARKS.md's int8 section (`python -m bench.precision_accuracy
   with the logits centred (many classes, but a chaotic random net: the
   stress case). A small CNN trained in seconds on a synthetic task
   (`trained_small_cnn`) stands for a trained classifier's margins.
+- `sensitivity`: how far fp32's own logits move under input noise of 1e-3,
+  relative to their spread over the inputs; a classifier that moves far
+  more than 1e-3 is chaotic, and top-1 agreement then measures that, not
+  the quantizer.
 - `with_ort`: ONNX Runtime's quantize_static on the same batches, the
   yardstick that tells int8's own loss from a bug of ours.
 - encoders (BERT): the same quantization, the outputs' relative error.
@@ -102,9 +106,30 @@ def compare(model, calibration: list[tuple], held_out: list[tuple], balance: boo
     got = [_outputs(compiled(*b)) for b in held_out]
     row = {"inputs": sum(b[0].shape[0] for b in held_out), **agreement(got, want),
            "cube_paths": compiled.executable.cube_paths()}
+    if "top1" in row:
+        row["sensitivity"] = sensitivity(model, held_out[:2])
     if with_ort:
         row["ort_int8"] = ort_agreement(model, example, calibration, held_out, want)
     return row
+
+
+def sensitivity(model, batches: list[tuple], noise: float = 1e-3) -> float:
+    """How far fp32 eager's logits move when white noise of `noise` times each
+    image's std is added to it, relative to how far they spread over the
+    inputs (||y(x + n) - y(x)|| / ||y(x) - mean over inputs of y||): what
+    decides whether any rounding as small as int8's can keep top-1. A
+    trained classifier moves by about `noise`; a random net that is chaotic
+    by much more, and then no quantizer agrees with it (ONNX Runtime's
+    neither)."""
+    g = torch.Generator().manual_seed(7)
+    moved, spread = 0.0, 0.0
+    with torch.no_grad():
+        for (x,) in batches:
+            y = model(x)
+            n = torch.randn(x.shape, generator=g) * noise * x.std((1, 2, 3), keepdim=True)
+            moved += float((model(x + n) - y).square().sum())
+            spread += float((y - y.mean(0)).square().sum())
+    return (moved / spread) ** 0.5 if spread > 0 else float("inf")
 
 
 def agreement(got: list[tuple], want: list[tuple]) -> dict:
@@ -289,14 +314,15 @@ def _cells(row: dict) -> str:
 def report(args) -> int:
     """Print the int8 accuracy table (markdown), row by row."""
     with_ort = args.ort
-    print("| model | inputs | ours_int8 top-1 agreement | rel. error L2 | rel. error max "
-          "| ort_int8 top-1 | ort rel. L2 | ort rel. max |")
-    print("|---" * 8 + "|")
+    print("| model | inputs | fp32 sensitivity | ours_int8 top-1 agreement | rel. error L2 "
+          "| rel. error max | ort_int8 top-1 | ort rel. L2 | ort rel. max |")
+    print("|---" * 9 + "|")
 
     def line(label: str, row: dict) -> None:
         ort = row.get("ort_int8")
         peer = _cells(ort) if isinstance(ort, dict) else f"{ort or 'not run (--ort)'} | - | -"
-        print(f"| {label} | {row['inputs']} | {_cells(row)} | {peer} |", flush=True)
+        moved = f"{row['sensitivity']:.1e}" if "sensitivity" in row else "-"
+        print(f"| {label} | {row['inputs']} | {moved} | {_cells(row)} | {peer} |", flush=True)
 
     for label, row in classifier_rows(args.batch, args.calibration_batches,
                                       args.held_out_batches, with_ort):
