@@ -406,6 +406,27 @@ def quantize_runner(t):
     return onednn_int8_quantize_input
 
 
+def dequantize_runner(t):
+    """A runner for a task whose body is one `ge.dequantize` of int8 or uint8 to
+    fp32 with one constant scale and at most one constant zero point,
+    between bound views: runtime/host/quantize_rows.py's loop; None (the
+    reference) for anything else."""
+    ops = t.ops
+    if len(ops) != 1 or not isinstance(ops[0], ge.DequantizeOp):
+        return None
+    op = ops[0]
+    x, s = t.arg(op.input), t.arg(op.scale)
+    z = t.arg(op.zero_point) if op.zero_point is not None else None
+    if (x is None or not t.constant(s) or t.ins[s].numel() != 1
+            or (z is not None and (not t.constant(z) or t.ins[z].numel() != 1))
+            or not isinstance(t.ins[x], torch.Tensor) or not isinstance(t.out, torch.Tensor)):
+        return None
+    loop = quantize_rows.dequantize_kernel(
+        t.ins[x], t.out, float(t.ins[s].reshape(())),
+        int(t.ins[z].reshape(())) if z is not None else 0)
+    return cc.as_runner(loop, "int8_dequantize_rows") if loop is not None else None
+
+
 def _image_runner(x: int, shape: list[int], out: torch.Tensor, scale: float,
                   zero_point: int = 0):
     """The quantize of an fp32 NCHW graph input (argument `x`) of at most four

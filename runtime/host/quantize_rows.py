@@ -1,11 +1,14 @@
-"""Quantize fp32 or bf16 rows into an int8 view as one C loop.
+"""Quantize fp32 or bf16 rows into an int8 view, and dequantize int8 rows into
+fp32, as C loops.
 
 A transformer's int8 linears each read a `quantize` of a float tensor (a
 LayerNorm's result, the attention's): BERT-base has 36 of them, each
 [128, 768]. oneDNN 3.2 runs one as a generic reorder, 17-30 us on 2
 threads; the loop runs ONNX's QuantizeLinear arithmetic (x / scale in
 fp32, rounded half to even, plus the zero point, saturated) over the rows
-in a few us.
+in a few us. An imported QDQ model (ONNX Runtime's quantize_static) also
+dequantizes int8 activations for its float ops (a residual add): the same
+loop the other way, (q - zero_point) * scale.
 
 Rounding adds and subtracts 1.5 * 2^23, which leaves a float of magnitude
 below 2^22 rounded to an integer, half to even; the value is saturated to
@@ -51,6 +54,20 @@ QUANTIZE_ROWS(quantize_f32_s8, float, AS_FLOAT, int8_t)
 QUANTIZE_ROWS(quantize_f32_u8, float, AS_FLOAT, uint8_t)
 QUANTIZE_ROWS(quantize_bf16_s8, uint16_t, bf16_load, int8_t)
 QUANTIZE_ROWS(quantize_bf16_u8, uint16_t, bf16_load, uint8_t)
+/* ONNX's DequantizeLinear: (q - zero_point) * scale in fp32 */
+#define DEQUANTIZE_ROWS(NAME, IN)                                                        \
+void NAME(const IN *x, int64_t ldx, float *y, int64_t ldy, int64_t rows, int64_t n,       \
+          float scale, float zp) {                                                       \
+    _Pragma("omp parallel for schedule(static) if (rows * n >= PARALLEL_ELEMENTS)")    \
+    for (int64_t m = 0; m < rows; m++) {                                                 \
+        const IN *xm = x + m * ldx;                                                      \
+        float *ym = y + m * ldy;                                                         \
+        _Pragma("omp simd")                                                              \
+        for (int64_t k = 0; k < n; k++) ym[k] = ((float)xm[k] - zp) * scale;             \
+    }                                                                                    \
+}
+DEQUANTIZE_ROWS(dequantize_s8_f32, int8_t)
+DEQUANTIZE_ROWS(dequantize_u8_f32, uint8_t)
 """.replace("PARALLEL_ELEMENTS", str(PARALLEL_ELEMENTS))
 
 _I64, _PTR, _F = ctypes.c_int64, ctypes.c_void_p, ctypes.c_float
@@ -61,8 +78,15 @@ _NAMES = {(torch.float32, torch.int8): "quantize_f32_s8",
           (torch.bfloat16, torch.uint8): "quantize_bf16_u8"}
 
 
+_DEQUANTIZE_ARGS = [_PTR, _I64, _PTR, _I64, _I64, _I64, _F, _F]
+_DEQUANTIZE_NAMES = {(torch.int8, torch.float32): "dequantize_s8_f32",
+                     (torch.uint8, torch.float32): "dequantize_u8_f32"}
+
+
 def library() -> ctypes.CDLL | None:
-    return cc.load("quantize_rows", _SOURCE, {name: _ARGS for name in _NAMES.values()})
+    return cc.load("quantize_rows", _SOURCE,
+                   {**{name: _ARGS for name in _NAMES.values()},
+                    **{name: _DEQUANTIZE_ARGS for name in _DEQUANTIZE_NAMES.values()}})
 
 
 def kernel(x: torch.Tensor, out: torch.Tensor, scale: float,
@@ -75,8 +99,24 @@ def kernel(x: torch.Tensor, out: torch.Tensor, scale: float,
     views that overlap, a scale that is not a positive finite number, no C
     library)."""
     name = _NAMES.get((x.dtype, out.dtype))
-    if (name is None or x.shape != out.shape or x.dim() == 0 or out.numel() == 0
-            or not (0.0 < scale < float("inf")) or cc.overlap(x, out)):
+    if name is None or not (0.0 < scale < float("inf")):
+        return None
+    lo, hi = int8.RANGES[out.dtype]
+    return _bound(name, x, out, scale, lo - zero_point, hi - zero_point, zero_point)
+
+
+def dequantize_kernel(x: torch.Tensor, out: torch.Tensor, scale: float,
+                      zero_point: int = 0) -> Callable[[], None] | None:
+    """out = (x - zero_point) * scale, int8 or uint8 into fp32, as `kernel`
+    binds its call (the same layouts; a finite scale)."""
+    name = _DEQUANTIZE_NAMES.get((x.dtype, out.dtype))
+    if name is None or not abs(scale) < float("inf"):
+        return None
+    return _bound(name, x, out, scale, float(zero_point))
+
+
+def _bound(name: str, x: torch.Tensor, out: torch.Tensor, *scalars) -> Callable[[], None] | None:
+    if x.shape != out.shape or x.dim() == 0 or out.numel() == 0 or cc.overlap(x, out):
         return None
     if x.stride() == out.stride() and _dense(x):
         # the same layout (two NHWC views of a CNN's activations): elementwise,
@@ -90,9 +130,7 @@ def kernel(x: torch.Tensor, out: torch.Tensor, scale: float,
     if lib is None:
         return None
     (xp, ldx, m), (yp, ldy, _) = rows
-    lo, hi = int8.RANGES[out.dtype]
-    call = functools.partial(getattr(lib, name), xp, ldx, yp, ldy, m, n, scale,
-                             lo - zero_point, hi - zero_point, zero_point)
+    call = functools.partial(getattr(lib, name), xp, ldx, yp, ldy, m, n, *scalars)
     call.keep = (x, out)  # the bound pointers stay valid while the call lives
     return call
 

@@ -1305,6 +1305,7 @@ RUNNERS: dict[type[Operation], Callable[[Task], Runner | None]] = {
     ge.QuantizedConv2dOp: onednn_int8.cube_runner,
     ge.QuantizedLinearOp: onednn_int8.cube_runner,
     ge.QuantizeOp: lambda t: onednn_int8.quantize_runner(t) or _tail_task(t),
+    ge.DequantizeOp: onednn_int8.dequantize_runner,
     ge.MaxPool2dOp: _single(_max_pool_task),
     ge.EmbeddingOp: _single(_embedding_task),
     ge.AdaptiveAvgPool2dOp: _single(_global_avg_pool_task),

@@ -256,3 +256,18 @@ def test_calibration_observes_the_output_of_a_residual_shortcut_conv():
     got = q.optimize()(x)
     want = model(x)
     assert (got - want).norm() / want.norm() < 0.03
+
+
+def test_quantize_of_dequantize_with_the_same_parameters_is_the_identity():
+    """canonicalize's quantize(dequantize(x, s, z), s, z) -> x: every int8 and
+    uint8 value comes back, for scales from 1e-6 to 1e3 and any zero point."""
+    from runtime.host import int8 as host_int8
+
+    g = torch.Generator().manual_seed(0)
+    for dtype, (lo, hi) in host_int8.RANGES.items():
+        q = torch.arange(lo, hi + 1, dtype=torch.int16).to(dtype)
+        for scale in torch.logspace(-6, 3, 40).tolist() + torch.rand(40, generator=g).tolist():
+            for zero in (lo, 0 if lo < 0 else 128, hi, 7):
+                s, z = torch.tensor(scale, dtype=torch.float32), torch.tensor(zero)
+                back = host_int8.quantize(host_int8.dequantize(q, s, z, 0), s, z, 0, dtype)
+                assert torch.equal(back, q), (dtype, scale, zero)

@@ -68,3 +68,19 @@ def test_declines_what_it_cannot_run():
     raw = torch.empty(64, dtype=torch.uint8)
     assert quantize_rows.kernel(raw[:32].view(torch.float32).view(1, 8),
                                 raw[8:16].view(torch.int8).view(1, 8), 0.1) is None  # overlap
+
+
+@pytest.mark.parametrize("dtype,zero_point", [(torch.int8, 0), (torch.int8, -128),
+                                              (torch.uint8, 128)])
+@pytest.mark.parametrize("channels_last", [False, True])
+def test_dequantize_matches_dequantize_linear(dtype, zero_point, channels_last):
+    lo, hi = int8.RANGES[dtype]
+    q = torch.randint(lo, hi + 1, (2, 8, 5, 7), dtype=torch.int16).to(dtype)
+    out = torch.empty(2, 8, 5, 7)
+    if channels_last:
+        q = q.contiguous(memory_format=torch.channels_last)
+        out = out.contiguous(memory_format=torch.channels_last)
+    quantize_rows.dequantize_kernel(q, out, 0.037, zero_point)()
+    want = int8.dequantize(q, torch.tensor(0.037), torch.tensor(zero_point), 0)
+    assert torch.equal(out, want)
+    assert quantize_rows.dequantize_kernel(q, torch.empty(2, 8, 5, 7).double(), 0.037) is None

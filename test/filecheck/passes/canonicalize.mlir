@@ -249,3 +249,30 @@ func.func @quantize_of_cast(%b: tensor<4x8xbf16>, %d: tensor<4x8xf64>, %s: tenso
   %qz = ge.quantize %bz, %s, %z {axis = 1 : i64} : tensor<4x8xf32>, tensor<f32>, tensor<i8> -> tensor<4x8xi8>
   func.return %qb, %qd, %qz : tensor<4x8xi8>, tensor<4x8xi8>, tensor<4x8xi8>
 }
+
+// -----
+
+// A dequantize and a quantize with the same scale and zero point return the
+// int8 value itself (an imported QDQ model's pair left beside a max-pool);
+// another scale, another zero point or a scale that is not a constant stay.
+// CHECK-LABEL: func.func @quantize_of_dequantize
+// CHECK-NOT:     %same =
+// CHECK:         %other_scale = ge.quantize
+// CHECK:         %other_zero = ge.quantize
+// CHECK:         %unknown = ge.quantize
+// CHECK:         func.return %x, %other_scale, %other_zero, %unknown
+func.func @quantize_of_dequantize(%x: tensor<4x8xi8>, %t: tensor<f32>) -> (tensor<4x8xi8>, tensor<4x8xi8>, tensor<4x8xi8>, tensor<4x8xi8>) {
+  %s = ge.const dense<0.05> : tensor<f32>
+  %s2 = ge.const dense<0.05> : tensor<f32>
+  %s3 = ge.const dense<0.1> : tensor<f32>
+  %z = ge.const dense<-128> : tensor<i8>
+  %z2 = ge.const dense<-128> : tensor<i8>
+  %z3 = ge.const dense<3> : tensor<i8>
+  %d = ge.dequantize %x, %s, %z {axis = 1 : i64} : tensor<4x8xi8>, tensor<f32>, tensor<i8> -> tensor<4x8xf32>
+  %same = ge.quantize %d, %s2, %z2 {axis = 1 : i64} : tensor<4x8xf32>, tensor<f32>, tensor<i8> -> tensor<4x8xi8>
+  %other_scale = ge.quantize %d, %s3, %z {axis = 1 : i64} : tensor<4x8xf32>, tensor<f32>, tensor<i8> -> tensor<4x8xi8>
+  %other_zero = ge.quantize %d, %s, %z3 {axis = 1 : i64} : tensor<4x8xf32>, tensor<f32>, tensor<i8> -> tensor<4x8xi8>
+  %dt = ge.dequantize %x, %t, %z {axis = 1 : i64} : tensor<4x8xi8>, tensor<f32>, tensor<i8> -> tensor<4x8xf32>
+  %unknown = ge.quantize %dt, %t, %z {axis = 1 : i64} : tensor<4x8xf32>, tensor<f32>, tensor<i8> -> tensor<4x8xi8>
+  func.return %same, %other_scale, %other_zero, %unknown : tensor<4x8xi8>, tensor<4x8xi8>, tensor<4x8xi8>, tensor<4x8xi8>
+}
