@@ -132,27 +132,14 @@ def scales_rows(m) -> bool:
             and m.root.output.type == norm.output.type)
 
 
-def _one_value(value: SSAValue | None):
-    """The one element of a constant (None without an operand), or a marker
-    that never compares equal."""
-    if value is None:
-        return None
-    if not isinstance(value.owner, ge.ConstOp):
-        return object()
-    array = to_numpy(value.owner.value)
-    return array.reshape(()).item() if array.size == 1 else object()
-
-
 def same_quantization(m) -> bool:
     """dequantize and quantize with one and the same scale and zero point
     (0 or none alike), of a normal size, back to x's type: (q - z) * s / s
     rounds back to q - z, an integer below 2^8 away from the fp32 results,
     so the pair is the identity on every int8 value."""
-    dq, q = m.dq, m.root
-    scale, zero = _one_value(dq.scale), _one_value(dq.zero_point) or 0
-    return (isinstance(scale, float) and 1e-30 < scale < 1e30
-            and _one_value(q.scale) == scale and (_one_value(q.zero_point) or 0) == zero
-            and str(dq.output.type.element_type) == "f32" and keeps_type(m))
+    params = m.dq.per_tensor()
+    return (params is not None and 1e-30 < params[0] < 1e30 and m.root.per_tensor() == params
+            and str(m.dq.output.type.element_type) == "f32" and keeps_type(m))
 
 
 RULES: tuple[RewriteRule, ...] = (

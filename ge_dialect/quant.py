@@ -109,6 +109,21 @@ class QDQOp(GEOp):
         """The integer side of the op: its result (quantize) or input (dequantize)."""
         raise NotImplementedError
 
+    def per_tensor(self) -> tuple[float, int] | None:
+        """(scale, zero point) when the scale is a constant of one f32 element and
+        the zero point a constant of one element or absent (0); else None."""
+        from ge_dialect.ge import ConstOp  # the dialect's ops, known once it is built
+        from ge_dialect.tensors import to_numpy
+
+        def one(value, dtypes):
+            if not isinstance(value.owner, ConstOp):
+                return None
+            array = to_numpy(value.owner.value)
+            return array.reshape(()).item() if array.size == 1 and array.dtype in dtypes else None
+        scale = one(self.scale, ("float32",))
+        zero = 0 if self.zero_point is None else one(self.zero_point, ("int8", "uint8"))
+        return None if scale is None or zero is None else (scale, zero)
+
     def verify_element_types(self) -> None:
         q = self.quantized()
         real = self.input if q is self.output else self.output

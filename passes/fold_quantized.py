@@ -19,9 +19,10 @@ a row pass int8 bytes: the quantize -> dequantize pair between them is gone.
 What folds, and what stays:
 - the input: a `dequantize` with one scale, of i8 or ui8, with one zero
   point or none (an asymmetric QDQ model's: `input_zero_point`);
-- the weight: a `dequantize` of an i8 `ge.const`, no zero point, one scale
-  or one per output channel (conv / linear axis 0, matmul axis 1); a weight
-  computed in the graph stays float;
+- the weight: a `dequantize` of an i8 `ge.const`, a zero point of 0 or
+  none, one scale or one per output channel (conv / linear axis 0, matmul
+  axis 1, or axis 0 under a transpose); a weight computed in the graph
+  stays float;
 - the bias: a `ge.const` (f32) or none; for a linear or matmul without one,
   an `add` of an f32 constant of one value per output channel right after
   it (an ONNX Gemm's or MatMul + Add's bias);
@@ -77,46 +78,23 @@ def _const(value: SSAValue | None) -> np.ndarray | None:
     return to_numpy(value.owner.value)
 
 
-def per_tensor_scale(value: SSAValue) -> np.float32 | None:
-    """The one f32 element of a constant scale, if it is one."""
-    array = _const(value)
-    if array is None or array.size != 1 or array.dtype != np.float32:
-        return None
-    return np.float32(array.reshape(()))
-
-
-def per_tensor_zero_point(value: SSAValue | None) -> int | None:
-    """The one element of a constant zero point (0 without one), if it is one."""
-    if value is None:
-        return 0
-    array = _const(value)
-    if array is None or array.size != 1 or array.dtype not in (np.int8, np.uint8):
-        return None
-    return int(array.reshape(()))
-
-
 def dequantized_input(value: SSAValue) -> tuple[SSAValue, np.float32, int] | None:
     """(xq, sx, zero point) if `value` is dequantize(xq, sx[, zp]): one scale,
     and one zero point or none (0)."""
     dq = value.owner
     if not isinstance(dq, ge.DequantizeOp):
         return None
-    scale, zero_point = per_tensor_scale(dq.scale), per_tensor_zero_point(dq.zero_point)
-    if (scale is None or zero_point is None or _element(dq.input) not in QUANTIZED_TYPES
-            or _element(value) != "f32"):
+    params = dq.per_tensor()
+    if params is None or _element(dq.input) not in QUANTIZED_TYPES or _element(value) != "f32":
         return None
-    return dq.input, scale, zero_point
+    return dq.input, np.float32(params[0]), params[1]
 
 
 def _quantize_kind(op: Operation) -> tuple[np.float32, str, int] | None:
     """(scale, type, zero point) of a quantize with one scale and at most one
     zero point; None for anything else."""
-    if not isinstance(op, ge.QuantizeOp):
-        return None
-    scale, zero_point = per_tensor_scale(op.scale), per_tensor_zero_point(op.zero_point)
-    if scale is None or zero_point is None:
-        return None
-    return scale, _element(op.output), zero_point
+    params = op.per_tensor() if isinstance(op, ge.QuantizeOp) else None
+    return None if params is None else (np.float32(params[0]), _element(op.output), params[1])
 
 
 def dequantized_weight(value: SSAValue, axis: int

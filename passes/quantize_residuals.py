@@ -43,7 +43,7 @@ from xdsl.rewriter import InsertPoint
 from ge_dialect import ge
 from ge_dialect.quant import QUANTIZED_TYPES
 from passes.base import GEPass
-from passes.fold_quantized import dequantized_input, per_tensor_scale
+from passes.fold_quantized import dequantized_input
 
 MATRIX_OPS = (ge.Conv2dOp, ge.LinearOp, ge.MatMulOp)
 
@@ -67,7 +67,7 @@ def _quantize_of(value: SSAValue) -> Operation | None:
                  if isinstance(use.operation, ge.QuantizeOp)
                  and use.operation.zero_point is None
                  and str(use.operation.output.type.element_type) in QUANTIZED_TYPES
-                 and per_tensor_scale(use.operation.scale) is not None), None)
+                 and use.operation.per_tensor() is not None), None)
 
 
 class QuantizeResidual(RewritePattern):

@@ -433,8 +433,8 @@ def _primitives(block: Block, fused: set, values: list[SSAValue], dtype: torch.d
     into a [B, H, T, S] fp32 scores buffer, scaled and masked by post-ops;
     the softmax in place (with bf16 matmuls, rounded into a bf16 buffer),
     by the C loop of runtime/host/softmax.py where it builds, else by
-    oneDNN's primitive (and a reorder to bf16); p @ v into `target` (`out`, or the view of it that merges the
-    heads back). q, k or
+    oneDNN's primitive (and a reorder to bf16); p @ v into `target` (`out`,
+    or the view of it that merges the heads back). q, k or
     v that the body converts to the matmuls' `dtype` are converted per call
     into buffers of the shared workspace, as are the scores. One of
     BERT-base's attentions after its QKV linear took 0.49 ms so against 0.73

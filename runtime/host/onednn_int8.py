@@ -365,16 +365,13 @@ def quantize_runner(t):
     if len(ops) != 1 or not t.primitives:
         return None
     op = ops[0]
-    x, s = t.arg(op.input), t.arg(op.scale)
-    z = t.arg(op.zero_point) if op.zero_point is not None else None
+    x, params = t.arg(op.input), _per_tensor(t, op)
     if (str(op.output.type.element_type) not in ("i8", "ui8")
-            or str(op.input.type.element_type) not in ("f32", "bf16") or not t.constant(s)
-            or t.ins[s].numel() != 1 or x is None or not isinstance(t.out, torch.Tensor)
-            or (z is not None and (not t.constant(z) or t.ins[z].numel() != 1))):
+            or str(op.input.type.element_type) not in ("f32", "bf16") or params is None
+            or x is None or not isinstance(t.out, torch.Tensor)):
         return None
     source = t.ins[x]
-    scale = float(t.ins[s].reshape(()))
-    zero_point = int(t.ins[z].reshape(())) if z is not None else 0
+    scale, zero_point = params
     loop = quantize_rows.kernel(source, t.out, scale, zero_point) if source is not None else None
     if loop is not None:
         return cc.as_runner(loop, "int8_quantize_rows")
@@ -412,19 +409,26 @@ def dequantize_runner(t):
     between bound views: runtime/host/quantize_rows.py's loop; None (the
     reference) for anything else."""
     ops = t.ops
-    if len(ops) != 1 or not isinstance(ops[0], ge.DequantizeOp):
+    if len(ops) != 1 or not isinstance(ops[0], ge.DequantizeOp) or not t.primitives:
         return None
     op = ops[0]
-    x, s = t.arg(op.input), t.arg(op.scale)
-    z = t.arg(op.zero_point) if op.zero_point is not None else None
-    if (x is None or not t.constant(s) or t.ins[s].numel() != 1
-            or (z is not None and (not t.constant(z) or t.ins[z].numel() != 1))
-            or not isinstance(t.ins[x], torch.Tensor) or not isinstance(t.out, torch.Tensor)):
+    x, params = t.arg(op.input), _per_tensor(t, op)
+    if (x is None or params is None or not isinstance(t.ins[x], torch.Tensor)
+            or not isinstance(t.out, torch.Tensor)):
         return None
-    loop = quantize_rows.dequantize_kernel(
-        t.ins[x], t.out, float(t.ins[s].reshape(())),
-        int(t.ins[z].reshape(())) if z is not None else 0)
+    loop = quantize_rows.dequantize_kernel(t.ins[x], t.out, *params)
     return cc.as_runner(loop, "int8_dequantize_rows") if loop is not None else None
+
+
+def _per_tensor(t, op) -> tuple[float, int] | None:
+    """(scale, zero point) of a quantize or dequantize task whose scale, and
+    zero point if it has one, are constants of one element."""
+    s = t.arg(op.scale)
+    z = t.arg(op.zero_point) if op.zero_point is not None else None
+    if (s is None or not t.constant(s) or t.ins[s].numel() != 1
+            or (z is not None and (not t.constant(z) or t.ins[z].numel() != 1))):
+        return None
+    return float(t.ins[s].reshape(())), int(t.ins[z].reshape(())) if z is not None else 0
 
 
 def _image_runner(x: int, shape: list[int], out: torch.Tensor, scale: float,
